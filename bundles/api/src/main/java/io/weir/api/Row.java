@@ -1,0 +1,118 @@
+package io.weir.api;
+
+import java.util.Arrays;
+
+/**
+ * A record flowing between operators: a {@link Schema} and one value per field.
+ *
+ * <p>Rows are what operators of different plugins exchange, so no plugin needs another's classes.
+ * Between tasks a row travels in its binary form ({@link RowSerializer}); inside a chain the object
+ * itself is handed on. Values are {@code null} or an instance of the field type's
+ * {@link FieldType#javaClass()}. A row must not be modified after it was emitted; {@link #with}
+ * returns a copy.
+ *
+ * <p>{@link #equals} and {@link #hashCode} compare values (byte arrays by content), so a row of key
+ * fields can serve as a key. The hash is stable across JVMs (it hashes strings, numbers and bytes by
+ * value), which key-group assignment relies on.
+ */
+public final class Row {
+    private final Schema schema;
+    private final Object[] values;
+
+    /**
+     * @param schema the schema
+     * @param values one value per field; the array is taken over, not copied
+     * @throws IllegalArgumentException if the number of values differs from the number of fields
+     */
+    public Row(Schema schema, Object... values) {
+        if (values.length != schema.size()) {
+            throw new IllegalArgumentException("row has " + values.length + " values but schema " + schema
+                    + " has " + schema.size() + " fields");
+        }
+        this.schema = schema;
+        this.values = values;
+    }
+
+    /** @return the schema */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** @return the number of fields */
+    public int arity() {
+        return values.length;
+    }
+
+    /** @return the value at position {@code i}, possibly null */
+    public Object get(int i) {
+        return values[i];
+    }
+
+    /** @return the value of the named field; see {@link Schema#require} for errors */
+    public Object get(String name) {
+        return values[schema.require(name)];
+    }
+
+    /** @return the long value at {@code i}; a ClassCastException if the field is not LONG/TIMESTAMP */
+    public long getLong(int i) {
+        return (Long) values[i];
+    }
+
+    /** @return the double value at {@code i}, widening LONG and INT fields */
+    public double getDouble(int i) {
+        return ((Number) values[i]).doubleValue();
+    }
+
+    /** @return the string at {@code i} */
+    public String getString(int i) {
+        return (String) values[i];
+    }
+
+    /** @return a copy with the value at {@code i} replaced */
+    public Row with(int i, Object value) {
+        Object[] copy = values.clone();
+        copy[i] = value;
+        return new Row(schema, copy);
+    }
+
+    /**
+     * @param positions field positions to keep
+     * @param target the schema of the result, whose fields match those positions
+     * @return a new row holding just those values
+     */
+    public Row project(int[] positions, Schema target) {
+        Object[] out = new Object[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            out[i] = values[positions[i]];
+        }
+        return new Row(target, out);
+    }
+
+    /** @return a copy of the values array */
+    public Object[] values() {
+        return values.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Row r && Arrays.deepEquals(values, r.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.deepHashCode(values);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < values.length; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(schema.field(i).name()).append('=');
+            sb.append(values[i] instanceof byte[] b ? "<" + b.length + " bytes>" : values[i]);
+        }
+        return sb.append('}').toString();
+    }
+}

@@ -1,0 +1,89 @@
+package io.weir.api;
+
+import io.weir.api.serialization.Serializers;
+import io.weir.api.serialization.TypeSerializer;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * The binary form of a {@link Row} of a fixed {@link Schema}: a null bitmap of
+ * {@code ceil(fields / 8)} bytes, then each non-null field in its {@link FieldType} encoding.
+ * The schema itself is not written; both sides of an edge know it from the job graph.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class RowSerializer implements TypeSerializer<Row> {
+    private final Schema schema;
+    private final FieldType[] types;
+
+    /** @param schema the schema of every row this serializer handles */
+    public RowSerializer(Schema schema) {
+        this.schema = schema;
+        this.types = new FieldType[schema.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = schema.field(i).type();
+        }
+    }
+
+    /** @return the schema */
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public void serialize(Row row, DataOutput out) throws IOException {
+        int n = types.length;
+        for (int b = 0; b < n; b += 8) {
+            int bits = 0;
+            for (int i = b; i < Math.min(n, b + 8); i++) {
+                if (row.get(i) == null) {
+                    bits |= 1 << (i - b);
+                }
+            }
+            out.writeByte(bits);
+        }
+        for (int i = 0; i < n; i++) {
+            Object v = row.get(i);
+            if (v == null) {
+                continue;
+            }
+            switch (types[i]) {
+                case LONG, TIMESTAMP -> out.writeLong((Long) v);
+                case INT -> out.writeInt((Integer) v);
+                case DOUBLE -> out.writeDouble((Double) v);
+                case BOOLEAN -> out.writeBoolean((Boolean) v);
+                case STRING -> Serializers.writeString((String) v, out);
+                case BYTES -> {
+                    byte[] bytes = (byte[]) v;
+                    out.writeInt(bytes.length);
+                    out.write(bytes);
+                }
+                default -> throw new IllegalStateException("unhandled type " + types[i]);
+            }
+        }
+    }
+
+    @Override
+    public Row deserialize(DataInput in) throws IOException {
+        int n = types.length;
+        byte[] nulls = new byte[(n + 7) / 8];
+        in.readFully(nulls);
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+            if ((nulls[i >> 3] & (1 << (i & 7))) != 0) {
+                continue;
+            }
+            values[i] = switch (types[i]) {
+                case LONG, TIMESTAMP -> in.readLong();
+                case INT -> in.readInt();
+                case DOUBLE -> in.readDouble();
+                case BOOLEAN -> in.readBoolean();
+                case STRING -> Serializers.readString(in);
+                case BYTES -> Serializers.BYTES.deserialize(in);
+            };
+        }
+        return new Row(schema, values);
+    }
+}

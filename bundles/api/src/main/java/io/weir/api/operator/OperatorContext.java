@@ -1,0 +1,34 @@
+package io.weir.api.operator;
+
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.state.OperatorStateStore;
+
+/**
+ * What the runtime tells an operator, source or sink subtask about itself and gives it for state.
+ * Task thread only.
+ */
+public interface OperatorContext {
+    /** @return the job name */
+    String jobName();
+
+    /** @return the operator's id in the job file */
+    String operatorId();
+
+    /** @return this subtask's index, 0-based */
+    int subtaskIndex();
+
+    /** @return the operator's parallelism (number of subtasks), at least 1 */
+    int parallelism();
+
+    /** @return whether state was restored from a checkpoint (false on a fresh start) */
+    boolean isRestored();
+
+    /** @return the non-keyed state of this subtask */
+    OperatorStateStore operatorState();
+
+    /**
+     * @return the keyed state of this subtask
+     * @throws IllegalStateException if the operator's input is not partitioned by key ({@code hash} edge)
+     */
+    KeyedStateStore keyedState();
+}

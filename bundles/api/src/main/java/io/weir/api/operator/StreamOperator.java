@@ -1,0 +1,51 @@
+package io.weir.api.operator;
+
+import io.weir.api.Row;
+
+/**
+ * A record-at-a-time operator: one instance per subtask, driven by the task's mailbox thread.
+ *
+ * <p>Lifecycle, all on the task thread: {@link #initializeState} → {@link #open} →
+ * {@link #processElement}* (interleaved with the checkpoint calls) → {@link #finish} (end of
+ * input only) → {@link #close} (always, also after a failure). Checkpoint calls per checkpoint
+ * (PROTOCOL.md §3): {@link #prepareSnapshotPreBarrier} before the barrier goes downstream, then
+ * {@link #snapshotState}; later {@link #notifyCheckpointComplete} or {@link #notifyCheckpointAborted}.
+ * Keyed state is snapshotted by the state backend; {@code snapshotState} is for anything the
+ * operator keeps outside state stores.
+ */
+public interface StreamOperator extends CheckpointListener {
+    /**
+     * Registers state; after a restore the state holds the checkpointed values.
+     *
+     * @throws Exception fails the task
+     */
+    default void initializeState(OperatorContext context) throws Exception {
+    }
+
+    /** Called once after {@link #initializeState}, before the first record. */
+    default void open() throws Exception {
+    }
+
+    /**
+     * Processes one input row. When the input is keyed, keyed state is scoped to this row's key.
+     *
+     * @throws Exception fails the task, which triggers a restart from the last checkpoint
+     */
+    void processElement(Row row, Output out) throws Exception;
+
+    /** Last chance to emit buffered rows before barrier {@code checkpointId} goes downstream. */
+    default void prepareSnapshotPreBarrier(long checkpointId, Output out) throws Exception {
+    }
+
+    /** Writes anything not yet in state stores into them; the synchronous part of a snapshot. */
+    default void snapshotState(long checkpointId) throws Exception {
+    }
+
+    /** All input has ended: emit what is still buffered. Not called after a failure. */
+    default void finish(Output out) throws Exception {
+    }
+
+    /** Releases resources. Called after {@link #finish} or after a failure; must not throw for cleanup. */
+    default void close() throws Exception {
+    }
+}

@@ -1,0 +1,23 @@
+package io.weir.api.plugin;
+
+import io.weir.api.Schema;
+import io.weir.api.sink.TwoPhaseCommittingSink;
+
+/**
+ * Creates one kind of sink, named by {@link #type()} in job files; registered like
+ * {@link OperatorFactory}. Must be thread-safe.
+ */
+public interface SinkFactory {
+    /** @return the type name used in job files, e.g. {@code "file-2pc"} */
+    String type();
+
+    /**
+     * Validates the config against the input schema.
+     *
+     * @throws IllegalArgumentException naming the bad field
+     */
+    void validate(PluginConfig config, Schema input);
+
+    /** @return a sink for one subtask */
+    TwoPhaseCommittingSink<?> create(PluginConfig config, Schema input);
+}

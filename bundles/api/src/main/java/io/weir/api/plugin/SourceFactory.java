@@ -1,0 +1,26 @@
+package io.weir.api.plugin;
+
+import io.weir.api.Schema;
+import io.weir.api.source.SourceReader;
+
+/**
+ * Creates one kind of source, named by {@link #type()} in job files; registered like
+ * {@link OperatorFactory}. Must be thread-safe.
+ */
+public interface SourceFactory {
+    /** @return the type name used in job files, e.g. {@code "file"} */
+    String type();
+
+    /**
+     * Validates the config (including that input files exist) and derives the output schema.
+     *
+     * @throws IllegalArgumentException naming the bad field
+     */
+    Schema outputSchema(PluginConfig config);
+
+    /** @return whether the source ends by itself (a file) or runs until cancelled (datagen without a limit) */
+    boolean isBounded(PluginConfig config);
+
+    /** @return a reader for one subtask */
+    SourceReader create(PluginConfig config, Schema output);
+}

@@ -1,0 +1,33 @@
+package io.weir.core.barrier;
+
+import io.weir.core.checkpoint.CancelCheckpointMarker;
+import io.weir.core.checkpoint.CheckpointBarrier;
+
+/**
+ * Intercepts barriers, cancel markers and end-of-partition events at a task's inputs before they
+ * reach the operator and decides when the task snapshots (PROTOCOL.md §4). One instance per task,
+ * task thread only; implementations are small state machines.
+ */
+public interface CheckpointBarrierHandler {
+    /** A barrier arrived on {@code channel}. */
+    void processBarrier(CheckpointBarrier barrier, int channel);
+
+    /** A cancel marker arrived on {@code channel}: stop aligning for that checkpoint. */
+    void processCancellationBarrier(CancelCheckpointMarker marker, int channel);
+
+    /** {@code channel} ended: no more barriers will come from it, do not wait for it. */
+    void processEndOfPartition(int channel);
+
+    /** {@code bytes} of records were read from a channel (counted while aligning). */
+    default void onBytesProcessed(long bytes) {
+    }
+
+    /** @return the id of the latest checkpoint this handler has seen a barrier or marker for, 0 if none */
+    long latestCheckpointId();
+
+    /** @return whether a checkpoint is currently being aligned */
+    boolean isAligning();
+
+    /** Abandons any alignment in progress (the task is shutting down); resumes blocked channels. */
+    void close();
+}

@@ -1,0 +1,49 @@
+package io.weir.core.config;
+
+import java.util.List;
+
+/** The checkpointing options of PROTOCOL.md §2, with Flink's keys and defaults. */
+public final class CheckpointingOptions {
+    private CheckpointingOptions() {
+    }
+
+    /** Trigger period in ms; unset means checkpointing is off. */
+    public static final ConfigOption<Long> INTERVAL = ConfigOption.durationOption(
+            "execution.checkpointing.interval", null, "Trigger period; unset disables periodic checkpoints.");
+    /** A pending checkpoint older than this (ms) expires. */
+    public static final ConfigOption<Long> TIMEOUT = ConfigOption.durationOption(
+            "execution.checkpointing.timeout", 600_000L, "A pending checkpoint older than this expires.");
+    /** Maximum pending checkpoints at once. */
+    public static final ConfigOption<Integer> MAX_CONCURRENT = ConfigOption.intOption(
+            "execution.checkpointing.max-concurrent-checkpoints", 1, "Checkpoints pending at once.");
+    /** Minimum gap (ms) between the last completion and the next trigger. */
+    public static final ConfigOption<Long> MIN_PAUSE = ConfigOption.durationOption(
+            "execution.checkpointing.min-pause", 0L, "Gap between the last completion and the next trigger.");
+    /** Consecutive counted checkpoint failures tolerated before the job fails. */
+    public static final ConfigOption<Integer> TOLERABLE_FAILED = ConfigOption.intOption(
+            "execution.checkpointing.tolerable-failed-checkpoints", 0,
+            "Consecutive counted checkpoint failures before the job fails over.");
+    /** Completed checkpoints retained. */
+    public static final ConfigOption<Integer> NUM_RETAINED = ConfigOption.intOption(
+            "execution.checkpointing.num-retained", 1, "Completed checkpoints kept.");
+    /** Unaligned barriers. */
+    public static final ConfigOption<Boolean> UNALIGNED = ConfigOption.booleanOption(
+            "execution.checkpointing.unaligned.enabled", false, "Unaligned barriers (PROTOCOL.md §6).");
+    /** Aligned first, switch to unaligned after this many ms; 0 = never. */
+    public static final ConfigOption<Long> ALIGNED_TIMEOUT = ConfigOption.durationOption(
+            "execution.checkpointing.aligned-checkpoint-timeout", 0L,
+            "Start aligned, switch to unaligned after this; 0 disables.");
+    /** EXACTLY_ONCE or AT_LEAST_ONCE. */
+    public static final ConfigOption<CheckpointingMode> MODE = ConfigOption.enumOption(
+            "execution.checkpointing.mode", CheckpointingMode.class, CheckpointingMode.EXACTLY_ONCE,
+            "EXACTLY_ONCE (aligned) or AT_LEAST_ONCE (barrier tracking, no blocking).");
+    /** Directory under which {@code <job>/chk-<id>/} directories are written. */
+    public static final ConfigOption<String> DIRECTORY = ConfigOption.stringOption(
+            "execution.checkpointing.dir", "checkpoints", "Checkpoint storage directory.");
+
+    /** @return every option of this class, for docs and validation */
+    public static List<ConfigOption<?>> all() {
+        return List.of(INTERVAL, TIMEOUT, MAX_CONCURRENT, MIN_PAUSE, TOLERABLE_FAILED, NUM_RETAINED,
+                UNALIGNED, ALIGNED_TIMEOUT, MODE, DIRECTORY);
+    }
+}

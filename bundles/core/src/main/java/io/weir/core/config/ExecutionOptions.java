@@ -1,0 +1,46 @@
+package io.weir.core.config;
+
+import java.util.List;
+
+/** Options of the task runtime, restarts and the state backend. */
+public final class ExecutionOptions {
+    private ExecutionOptions() {
+    }
+
+    /** Number of key groups; the upper bound of a keyed operator's parallelism (PROTOCOL.md §7). */
+    public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOption.intOption(
+            "pipeline.max-parallelism", 128, "Key groups per keyed operator.");
+    /** Restarts allowed before the job fails for good. */
+    public static final ConfigOption<Integer> RESTART_ATTEMPTS = ConfigOption.intOption(
+            "restart-strategy.fixed-delay.attempts", 3, "Restarts from the latest checkpoint before the job fails.");
+    /** Wait before a restart, ms. */
+    public static final ConfigOption<Long> RESTART_DELAY = ConfigOption.durationOption(
+            "restart-strategy.fixed-delay.delay", 1000L, "Delay before a restart.");
+    /** Bytes per network buffer. */
+    public static final ConfigOption<Integer> BUFFER_SIZE = ConfigOption.intOption(
+            "taskmanager.memory.segment-size", 32 * 1024, "Bytes per network buffer.");
+    /** Exclusive credits (buffers) per input channel. */
+    public static final ConfigOption<Integer> BUFFERS_PER_CHANNEL = ConfigOption.intOption(
+            "taskmanager.network.memory.buffers-per-channel", 2, "Exclusive buffers per input channel.");
+    /** Floating credits shared by the channels of one input gate. */
+    public static final ConfigOption<Integer> FLOATING_BUFFERS_PER_GATE = ConfigOption.intOption(
+            "taskmanager.network.memory.floating-buffers-per-gate", 8, "Floating buffers per input gate.");
+    /** Longest time a partly filled buffer waits before it is sent, ms. */
+    public static final ConfigOption<Long> BUFFER_TIMEOUT = ConfigOption.durationOption(
+            "execution.buffer-timeout", 100L, "Flush partly filled buffers after this.");
+    /** Chain forward edges of equal parallelism into one task. */
+    public static final ConfigOption<Boolean> CHAINING = ConfigOption.booleanOption(
+            "pipeline.operator-chaining", true, "Chain forward edges of equal parallelism.");
+    /** Name of the state backend service. */
+    public static final ConfigOption<String> STATE_BACKEND = ConfigOption.stringOption(
+            "state.backend.type", "hashmap", "State backend (hashmap).");
+    /** Threads of the AsyncOperations pool that writes snapshots. */
+    public static final ConfigOption<Integer> ASYNC_THREADS = ConfigOption.intOption(
+            "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.");
+
+    /** @return every option of this class */
+    public static List<ConfigOption<?>> all() {
+        return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
+                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, CHAINING, STATE_BACKEND, ASYNC_THREADS);
+    }
+}

@@ -1,0 +1,434 @@
+package io.weir.core.job;
+
+import io.weir.api.Schema;
+import io.weir.api.plugin.OperatorFactory;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.SinkFactory;
+import io.weir.api.plugin.SourceFactory;
+import io.weir.core.config.CheckpointingOptions;
+import io.weir.core.config.ConfigOption;
+import io.weir.core.config.Configuration;
+import io.weir.core.config.ExecutionOptions;
+import io.weir.core.plugin.PluginRegistry;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+import jakarta.json.stream.JsonParsingException;
+
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Parses and validates a job file (format: {@code docs/job-format.md}) into a {@link JobGraph}.
+ * Every error is an {@link InvalidJobException} naming the field by its path
+ * ({@code operators[1].inputs[0].keys}) and saying what to do; nothing is started on error.
+ *
+ * <p>Checks: valid JSON; a name; unique operator ids; known plugin types (listing the installed
+ * ones); parallelism 1..{@code pipeline.max-parallelism}; inputs naming existing operators; no
+ * cycles; sources without and other operators with inputs; sinks not used as inputs; forward
+ * edges of equal parallelism; hash keys present in the upstream schema; each plugin's own config
+ * validation (e.g. the input file exists); configuration keys known and their values parseable.
+ *
+ * <p>Thread-safe.
+ */
+public final class JobSpecParser {
+    private static final Map<String, ConfigOption<?>> OPTIONS = new HashMap<>();
+
+    static {
+        for (ConfigOption<?> o : CheckpointingOptions.all()) {
+            OPTIONS.put(o.key(), o);
+        }
+        for (ConfigOption<?> o : ExecutionOptions.all()) {
+            OPTIONS.put(o.key(), o);
+        }
+    }
+
+    private final PluginRegistry plugins;
+    private final JsonProvider json;
+
+    /**
+     * @param plugins the installed plugins
+     * @param json the JSON-P provider (in OSGi the one the framework offers; else {@link JsonProvider#provider()})
+     */
+    public JobSpecParser(PluginRegistry plugins, JsonProvider json) {
+        this.plugins = plugins;
+        this.json = json;
+    }
+
+    /**
+     * @param text the job file's content
+     * @param baseDirectory directory relative paths in plugin configs resolve against
+     * @param overrides configuration set on the command line ({@code --set key=value}), applied last
+     * @return the validated job
+     * @throws InvalidJobException naming the bad field
+     */
+    public JobGraph parse(String text, Path baseDirectory, Map<String, String> overrides) throws InvalidJobException {
+        JsonObject root;
+        try (JsonReader reader = json.createReader(new StringReader(text))) {
+            JsonValue v = reader.readValue();
+            if (v.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new InvalidJobException("job file must hold a JSON object, found " + kind(v));
+            }
+            root = v.asJsonObject();
+        } catch (JsonParsingException e) {
+            throw new InvalidJobException("job file is not valid JSON: " + e.getMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNumber()
+                    + ", column " + e.getLocation().getColumnNumber() + ")"), e);
+        } catch (jakarta.json.JsonException e) {
+            throw new InvalidJobException("job file is not valid JSON: " + e.getMessage(), e);
+        }
+
+        String name = requireString(root, "name", "name");
+        Configuration config = parseConfig(root, overrides);
+        int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
+        if (maxParallelism < 1 || maxParallelism > 32768) {
+            throw new InvalidJobException("config." + ExecutionOptions.MAX_PARALLELISM.key()
+                    + " must be between 1 and 32768, got " + maxParallelism);
+        }
+
+        JsonArray ops = requireArray(root, "operators", "operators");
+        if (ops.isEmpty()) {
+            throw new InvalidJobException("operators must list at least a source and a sink");
+        }
+        Map<String, RawOperator> byId = new LinkedHashMap<>();
+        for (int i = 0; i < ops.size(); i++) {
+            String path = "operators[" + i + "]";
+            if (ops.get(i).getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new InvalidJobException(path + " must be an object, found " + kind(ops.get(i)));
+            }
+            RawOperator op = parseOperator(ops.get(i).asJsonObject(), path, baseDirectory, maxParallelism);
+            if (byId.put(op.id, op) != null) {
+                throw new InvalidJobException(path + ".id '" + op.id + "' is used twice; operator ids must be unique");
+            }
+        }
+        for (RawOperator op : byId.values()) {
+            for (RawInput in : op.inputs) {
+                RawOperator from = byId.get(in.from);
+                if (from == null) {
+                    throw new InvalidJobException(in.path + ".from names '" + in.from + "', which is not an operator of this job; known: " + byId.keySet());
+                }
+                if (from.kind == VertexKind.SINK) {
+                    throw new InvalidJobException(in.path + ".from names sink '" + in.from + "'; a sink has no output");
+                }
+            }
+        }
+        List<RawOperator> order = topologicalOrder(byId);
+        return buildGraph(name, config, order, byId);
+    }
+
+    private Configuration parseConfig(JsonObject root, Map<String, String> overrides) throws InvalidJobException {
+        Map<String, Object> raw = new HashMap<>();
+        if (root.containsKey("config")) {
+            JsonValue cv = root.get("config");
+            if (cv.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new InvalidJobException("config must be an object of option keys to values, found " + kind(cv));
+            }
+            for (Map.Entry<String, JsonValue> e : cv.asJsonObject().entrySet()) {
+                if (e.getValue().getValueType() != JsonValue.ValueType.NULL) {
+                    raw.put(e.getKey(), toJava(e.getValue()));
+                }
+            }
+        }
+        raw.putAll(overrides);
+        for (Map.Entry<String, Object> e : raw.entrySet()) {
+            ConfigOption<?> option = OPTIONS.get(e.getKey());
+            if (option == null) {
+                throw new InvalidJobException("config." + e.getKey() + " is not a known option; see docs/configuration.md");
+            }
+            try {
+                option.parser().apply(e.getValue());
+            } catch (RuntimeException ex) {
+                throw new InvalidJobException("config." + e.getKey() + ": " + ex.getMessage(), ex);
+            }
+        }
+        return new Configuration(raw);
+    }
+
+    private RawOperator parseOperator(JsonObject o, String path, Path baseDirectory, int maxParallelism) throws InvalidJobException {
+        RawOperator op = new RawOperator();
+        op.path = path;
+        op.id = requireString(o, "id", path + ".id");
+        op.type = requireString(o, "type", path + ".type");
+        op.parallelism = 1;
+        if (o.containsKey("parallelism")) {
+            JsonValue p = o.get("parallelism");
+            if (!(p instanceof JsonNumber n) || !n.isIntegral()) {
+                throw new InvalidJobException(path + ".parallelism must be a whole number, got " + p);
+            }
+            long value = n.longValue();
+            if (value < 1 || value > maxParallelism) {
+                throw new InvalidJobException(path + ".parallelism must be between 1 and " + maxParallelism
+                        + " (pipeline.max-parallelism), got " + value);
+            }
+            op.parallelism = (int) value;
+        }
+        Map<String, Object> cfg = new HashMap<>();
+        if (o.containsKey("config")) {
+            JsonValue cv = o.get("config");
+            if (cv.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw new InvalidJobException(path + ".config must be an object, found " + kind(cv));
+            }
+            for (Map.Entry<String, JsonValue> e : cv.asJsonObject().entrySet()) {
+                cfg.put(e.getKey(), toJava(e.getValue()));
+            }
+        }
+        op.config = new PluginConfig(path + ".config", cfg, baseDirectory);
+        Optional<SourceFactory> source = plugins.source(op.type);
+        Optional<OperatorFactory> operator = plugins.operator(op.type);
+        Optional<SinkFactory> sink = plugins.sink(op.type);
+        if (source.isPresent()) {
+            op.kind = VertexKind.SOURCE;
+        } else if (operator.isPresent()) {
+            op.kind = VertexKind.OPERATOR;
+        } else if (sink.isPresent()) {
+            op.kind = VertexKind.SINK;
+        } else {
+            throw new InvalidJobException(path + ".type '" + op.type + "' is not an installed plugin type; installed: "
+                    + plugins.types() + ". Install the plugin bundle into plugins/ or fix the type.");
+        }
+        if (o.containsKey("inputs")) {
+            JsonValue iv = o.get("inputs");
+            if (iv.getValueType() != JsonValue.ValueType.ARRAY) {
+                throw new InvalidJobException(path + ".inputs must be an array, found " + kind(iv));
+            }
+            JsonArray inputs = iv.asJsonArray();
+            for (int i = 0; i < inputs.size(); i++) {
+                String ip = path + ".inputs[" + i + "]";
+                JsonValue in = inputs.get(i);
+                RawInput ri = new RawInput();
+                ri.path = ip;
+                if (in instanceof JsonString s) {
+                    ri.from = s.getString();
+                    ri.partitioning = Partitioning.FORWARD;
+                    ri.keys = List.of();
+                } else if (in.getValueType() == JsonValue.ValueType.OBJECT) {
+                    JsonObject io = in.asJsonObject();
+                    ri.from = requireString(io, "from", ip + ".from");
+                    String part = io.containsKey("partitioning") ? requireString(io, "partitioning", ip + ".partitioning") : "forward";
+                    try {
+                        ri.partitioning = Partitioning.valueOf(part.toUpperCase(Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidJobException(ip + ".partitioning '" + part + "' is not one of forward, hash, rebalance, broadcast");
+                    }
+                    ri.keys = new ArrayList<>();
+                    if (io.containsKey("keys")) {
+                        JsonValue kv = io.get("keys");
+                        if (kv.getValueType() != JsonValue.ValueType.ARRAY || kv.asJsonArray().isEmpty()) {
+                            throw new InvalidJobException(ip + ".keys must be a non-empty array of field names");
+                        }
+                        for (JsonValue k : kv.asJsonArray()) {
+                            if (!(k instanceof JsonString ks)) {
+                                throw new InvalidJobException(ip + ".keys must hold field names (strings), found " + k);
+                            }
+                            ri.keys.add(ks.getString());
+                        }
+                    }
+                    if (ri.partitioning == Partitioning.HASH && ri.keys.isEmpty()) {
+                        throw new InvalidJobException(ip + ".keys is required for hash partitioning");
+                    }
+                    if (ri.partitioning != Partitioning.HASH && !ri.keys.isEmpty()) {
+                        throw new InvalidJobException(ip + ".keys is only allowed with \"partitioning\": \"hash\"");
+                    }
+                } else {
+                    throw new InvalidJobException(ip + " must be an operator id or an object with \"from\", found " + kind(in));
+                }
+                op.inputs.add(ri);
+            }
+        }
+        if (op.kind == VertexKind.SOURCE && !op.inputs.isEmpty()) {
+            throw new InvalidJobException(path + " is a source ('" + op.type + "') and cannot have inputs");
+        }
+        if (op.kind != VertexKind.SOURCE && op.inputs.isEmpty()) {
+            throw new InvalidJobException(path + ".inputs is missing: operator '" + op.id + "' ('" + op.type + "') needs at least one input");
+        }
+        return op;
+    }
+
+    private List<RawOperator> topologicalOrder(Map<String, RawOperator> byId) throws InvalidJobException {
+        Map<String, Integer> indegree = new HashMap<>();
+        Map<String, List<String>> consumers = new HashMap<>();
+        for (RawOperator op : byId.values()) {
+            indegree.put(op.id, op.inputs.size());
+            for (RawInput in : op.inputs) {
+                consumers.computeIfAbsent(in.from, k -> new ArrayList<>()).add(op.id);
+            }
+        }
+        Deque<String> ready = new ArrayDeque<>();
+        for (RawOperator op : byId.values()) {
+            if (op.inputs.isEmpty()) {
+                ready.add(op.id);
+            }
+        }
+        List<RawOperator> order = new ArrayList<>();
+        while (!ready.isEmpty()) {
+            String id = ready.poll();
+            order.add(byId.get(id));
+            for (String c : consumers.getOrDefault(id, List.of())) {
+                if (indegree.merge(c, -1, Integer::sum) == 0) {
+                    ready.add(c);
+                }
+            }
+        }
+        if (order.size() < byId.size()) {
+            Set<String> inCycle = new HashSet<>(byId.keySet());
+            order.forEach(o -> inCycle.remove(o.id));
+            throw new InvalidJobException("operators form a cycle through " + inCycle
+                    + "; a job must be a directed acyclic graph: check their inputs");
+        }
+        return order;
+    }
+
+    private JobGraph buildGraph(String name, Configuration config, List<RawOperator> order, Map<String, RawOperator> byId)
+            throws InvalidJobException {
+        Map<String, Schema> outputs = new HashMap<>();
+        List<JobVertex> vertices = new ArrayList<>();
+        List<JobEdge> edges = new ArrayList<>();
+        Set<String> consumed = new HashSet<>();
+        for (RawOperator op : order) {
+            Schema input = null;
+            boolean hash = false;
+            for (RawInput in : op.inputs) {
+                consumed.add(in.from);
+                Schema upstream = outputs.get(in.from);
+                RawOperator from = byId.get(in.from);
+                if (input != null && !input.equals(upstream)) {
+                    throw new InvalidJobException(in.path + " delivers rows " + upstream + " but an earlier input delivers "
+                            + input + "; all inputs of an operator must have the same schema");
+                }
+                input = upstream;
+                if (in.partitioning == Partitioning.FORWARD && from.parallelism != op.parallelism) {
+                    throw new InvalidJobException(in.path + " is a forward edge from '" + in.from + "' (parallelism "
+                            + from.parallelism + ") to '" + op.id + "' (parallelism " + op.parallelism
+                            + "); use equal parallelism or \"partitioning\": \"rebalance\"");
+                }
+                for (String k : in.keys) {
+                    if (upstream.indexOf(k) < 0) {
+                        throw new InvalidJobException(in.path + ".keys names field '" + k + "', which '" + in.from
+                                + "' does not produce; its fields: " + upstream.names());
+                    }
+                }
+                hash |= in.partitioning == Partitioning.HASH;
+                edges.add(new JobEdge(in.from, op.id, in.partitioning, in.keys));
+            }
+            if (hash && op.inputs.stream().anyMatch(i -> i.partitioning != Partitioning.HASH
+                    || !i.keys.equals(op.inputs.get(0).keys))) {
+                throw new InvalidJobException(op.path + ".inputs mix keyed and non-keyed edges (or different keys); "
+                        + "all inputs of a keyed operator must be hash edges on the same keys");
+            }
+            Schema output;
+            boolean keyed = false;
+            try {
+                switch (op.kind) {
+                    case SOURCE -> output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                    case OPERATOR -> {
+                        OperatorFactory f = plugins.operator(op.type).orElseThrow();
+                        output = f.outputSchema(op.config, input);
+                        keyed = f.requiresKeyedInput();
+                        if (keyed && !hash) {
+                            throw new InvalidJobException(op.path + " ('" + op.type + "') keeps keyed state, so its inputs must be "
+                                    + "\"partitioning\": \"hash\" with \"keys\"");
+                        }
+                    }
+                    default -> {
+                        plugins.sink(op.type).orElseThrow().validate(op.config, input);
+                        output = null;
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                throw new InvalidJobException(e.getMessage(), e);
+            }
+            outputs.put(op.id, output);
+            vertices.add(new JobVertex(op.id, op.kind, op.type, op.parallelism, op.config, input, output, hash));
+        }
+        for (RawOperator op : order) {
+            if (op.kind != VertexKind.SINK && !consumed.contains(op.id)) {
+                throw new InvalidJobException(op.path + " ('" + op.id + "') has no consumer: its output would be lost; "
+                        + "connect it to an operator or a sink");
+            }
+        }
+        return new JobGraph(name, config, vertices, edges);
+    }
+
+    private static String requireString(JsonObject o, String key, String path) throws InvalidJobException {
+        JsonValue v = o.get(key);
+        if (v == null) {
+            throw new InvalidJobException(path + " is required");
+        }
+        if (!(v instanceof JsonString s) || s.getString().isBlank()) {
+            throw new InvalidJobException(path + " must be a non-empty string, got " + v);
+        }
+        return s.getString();
+    }
+
+    private static JsonArray requireArray(JsonObject o, String key, String path) throws InvalidJobException {
+        JsonValue v = o.get(key);
+        if (v == null) {
+            throw new InvalidJobException(path + " is required");
+        }
+        if (v.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw new InvalidJobException(path + " must be an array, found " + kind(v));
+        }
+        return v.asJsonArray();
+    }
+
+    private static String kind(JsonValue v) {
+        return v.getValueType().name().toLowerCase(Locale.ROOT) + " " + v;
+    }
+
+    /** Converts a JSON value to String, Long, Double, Boolean, List or Map (null for JSON null). */
+    static Object toJava(JsonValue v) {
+        return switch (v.getValueType()) {
+            case STRING -> ((JsonString) v).getString();
+            case NUMBER -> ((JsonNumber) v).isIntegral() ? (Object) ((JsonNumber) v).longValue() : (Object) ((JsonNumber) v).doubleValue();
+            case TRUE -> Boolean.TRUE;
+            case FALSE -> Boolean.FALSE;
+            case NULL -> null;
+            case ARRAY -> {
+                List<Object> list = new ArrayList<>();
+                for (JsonValue e : v.asJsonArray()) {
+                    list.add(toJava(e));
+                }
+                yield list;
+            }
+            case OBJECT -> {
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (Map.Entry<String, JsonValue> e : v.asJsonObject().entrySet()) {
+                    map.put(e.getKey(), toJava(e.getValue()));
+                }
+                yield map;
+            }
+        };
+    }
+
+    private static final class RawOperator {
+        String path;
+        String id;
+        String type;
+        int parallelism;
+        VertexKind kind;
+        PluginConfig config;
+        final List<RawInput> inputs = new ArrayList<>();
+    }
+
+    private static final class RawInput {
+        String path;
+        String from;
+        Partitioning partitioning;
+        List<String> keys;
+    }
+}

@@ -1,0 +1,43 @@
+package io.weir.core.state;
+
+import io.weir.api.Row;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.storage.CheckpointStreamFactory;
+
+/**
+ * Keyed state of one operator subtask, grouped by key group (PROTOCOL.md §7).
+ *
+ * <p>Task thread only, except the {@link AsyncSnapshot} returned by {@link #snapshot}, which runs on
+ * another thread while the task keeps updating state: the backend must make that safe
+ * (copy-on-write for the heap backend).
+ */
+public interface KeyedStateBackend extends KeyedStateStore, AutoCloseable {
+    /**
+     * Scopes all keyed state to {@code key} until the next call.
+     *
+     * @param key the key fields of the current record
+     * @param keyGroup the key's group, as computed by {@link KeyGroupAssignment#keyGroupFor}
+     * @throws IllegalArgumentException if the key group is outside this backend's range
+     */
+    void setCurrentKey(Row key, int keyGroup);
+
+    /** @return the current key, or null before the first record */
+    Row currentKey();
+
+    /** @return the key groups this backend owns */
+    KeyGroupRange keyGroupRange();
+
+    /**
+     * The synchronous part of a snapshot: must be short (it blocks record processing).
+     *
+     * @param checkpointId the checkpoint
+     * @param streams where the asynchronous part writes
+     * @return the asynchronous part, producing the keyed state handle (null if there is no state)
+     */
+    AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws Exception;
+
+    /** Releases memory; the backend is unusable afterwards. */
+    @Override
+    void close();
+}

@@ -1,0 +1,49 @@
+package io.weir.core.storage;
+
+import io.weir.core.checkpoint.CheckpointMetadata;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Checkpoint storage of one job (PROTOCOL.md §7): a directory per checkpoint
+ * ({@code <dir>/<job>/chk-<id>/}) holding state files and, written last, {@code _metadata}.
+ * Thread-safe: the coordinator and every task share one instance.
+ */
+public interface CheckpointStorage {
+    /**
+     * Creates checkpoint {@code checkpointId}'s location (coordinator side, before triggering).
+     *
+     * @throws IOException if the directory cannot be created, naming it
+     */
+    CheckpointStreamFactory initCheckpoint(long checkpointId) throws IOException;
+
+    /** @return the stream factory of a location created by {@link #initCheckpoint} (task side) */
+    CheckpointStreamFactory resolveCheckpoint(long checkpointId);
+
+    /**
+     * Writes {@code _metadata} durably (temporary file, fsync, atomic rename): after this returns
+     * the checkpoint is complete.
+     *
+     * @return the checkpoint's external pointer (its directory)
+     * @throws IOException if writing fails; the checkpoint is then not complete
+     */
+    String finalizeCheckpoint(CheckpointMetadata metadata) throws IOException;
+
+    /**
+     * Reads a checkpoint's {@code _metadata}.
+     *
+     * @param pointer a checkpoint directory or its {@code _metadata} file
+     * @throws IOException if it is missing, truncated, of an unknown version or corrupt, naming the file
+     */
+    CheckpointMetadata loadCheckpoint(String pointer) throws IOException;
+
+    /**
+     * @return the directory of the newest checkpoint of this job whose {@code _metadata} is complete and readable
+     * @throws IOException if the job directory cannot be listed
+     */
+    Optional<String> findLatestCompletedCheckpoint() throws IOException;
+
+    /** Deletes a checkpoint's directory (subsumed, aborted or expired); logs and swallows nothing silently. */
+    void discardCheckpoint(long checkpointId) throws IOException;
+}
