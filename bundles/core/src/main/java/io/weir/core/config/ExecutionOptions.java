@@ -38,9 +38,20 @@ public final class ExecutionOptions {
     public static final ConfigOption<Integer> ASYNC_THREADS = ConfigOption.intOption(
             "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.");
 
+    /**
+     * Testing aid: the operator whose subtask 0 throws once, in the job's first execution attempt,
+     * after {@link #INJECT_FAILURE_AFTER_RECORDS} records. Unset: no failure is injected.
+     */
+    public static final ConfigOption<String> INJECT_FAILURE_OPERATOR = ConfigOption.stringOption(
+            "debug.inject-failure.operator", null, "Operator id whose subtask 0 fails once (testing failover).");
+    /** Testing aid: records the operator processes before the injected failure. */
+    public static final ConfigOption<Long> INJECT_FAILURE_AFTER_RECORDS = ConfigOption.longOption(
+            "debug.inject-failure.after-records", 1000L, "Records before the injected failure.");
+
     /** @return every option of this class */
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
-                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, CHAINING, STATE_BACKEND, ASYNC_THREADS);
+                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, CHAINING, STATE_BACKEND, ASYNC_THREADS,
+                INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS);
     }
 }

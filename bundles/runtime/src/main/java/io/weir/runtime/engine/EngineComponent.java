@@ -1,0 +1,143 @@
+package io.weir.runtime.engine;
+
+import io.weir.api.plugin.OperatorFactory;
+import io.weir.api.plugin.SinkFactory;
+import io.weir.api.plugin.SourceFactory;
+import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
+import io.weir.core.config.Configuration;
+import io.weir.core.config.ExecutionOptions;
+import io.weir.core.coordination.CheckpointCoordinatorFactory;
+import io.weir.core.engine.Engine;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.ha.CheckpointRecoveryFactory;
+import io.weir.core.job.JobGraph;
+import io.weir.core.plugin.MapPluginRegistry;
+import io.weir.core.plugin.PluginRegistry;
+import io.weir.core.state.StateBackend;
+import io.weir.core.storage.CheckpointStorageFactory;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The OSGi face of the engine: a Declarative Services component that collects plugin factories,
+ * state backends and barrier handlers as they come and go, and registers the {@link Engine} and
+ * the {@link PluginRegistry} once storage, coordinator and recovery services are present.
+ * A thin layer: all logic is in {@link LocalEngine}.
+ */
+@Component(service = {Engine.class, PluginRegistry.class})
+public final class EngineComponent implements Engine, PluginRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineComponent.class);
+
+    private final MapPluginRegistry plugins = new MapPluginRegistry();
+    private final Map<String, StateBackend> stateBackends = new ConcurrentHashMap<>();
+    private final Map<String, CheckpointBarrierHandlerFactory> barrierHandlers = new ConcurrentHashMap<>();
+    @Reference
+    private CheckpointStorageFactory storage;
+    @Reference
+    private CheckpointCoordinatorFactory coordinators;
+    @Reference
+    private CheckpointRecoveryFactory recovery;
+    private LocalEngine engine;
+
+    @Activate
+    void activate() {
+        engine = new LocalEngine(new EngineServices(plugins, stateBackends, storage, barrierHandlers, coordinators, recovery,
+                LocalEngine.newAsyncOperations(Configuration.empty().get(ExecutionOptions.ASYNC_THREADS)), LocalEngine.newTimers()));
+        LOG.info("Weir engine active (state backends {}, barrier handlers {}, plugins {})", stateBackends.keySet(),
+                barrierHandlers.keySet(), plugins.types());
+    }
+
+    @Deactivate
+    void deactivate() {
+        engine.close();
+    }
+
+    @Override
+    public JobHandle submit(JobGraph job, JobListener listener) {
+        return engine.submit(job, listener);
+    }
+
+    @Override
+    public Optional<SourceFactory> source(String type) {
+        return plugins.source(type);
+    }
+
+    @Override
+    public Optional<OperatorFactory> operator(String type) {
+        return plugins.operator(type);
+    }
+
+    @Override
+    public Optional<SinkFactory> sink(String type) {
+        return plugins.sink(type);
+    }
+
+    @Override
+    public SortedSet<String> types() {
+        return plugins.types();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindSource(SourceFactory f) {
+        plugins.addSource(f);
+        LOG.info("Plugin source type '{}' installed", f.type());
+    }
+
+    void unbindSource(SourceFactory f) {
+        plugins.removeSource(f);
+        LOG.info("Plugin source type '{}' removed", f.type());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindOperator(OperatorFactory f) {
+        plugins.addOperator(f);
+        LOG.info("Plugin operator type '{}' installed", f.type());
+    }
+
+    void unbindOperator(OperatorFactory f) {
+        plugins.removeOperator(f);
+        LOG.info("Plugin operator type '{}' removed", f.type());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindSink(SinkFactory f) {
+        plugins.addSink(f);
+        LOG.info("Plugin sink type '{}' installed", f.type());
+    }
+
+    void unbindSink(SinkFactory f) {
+        plugins.removeSink(f);
+        LOG.info("Plugin sink type '{}' removed", f.type());
+    }
+
+    @Reference(cardinality = ReferenceCardinality.AT_LEAST_ONE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindStateBackend(StateBackend b) {
+        stateBackends.put(b.type(), b);
+    }
+
+    void unbindStateBackend(StateBackend b) {
+        stateBackends.remove(b.type(), b);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.AT_LEAST_ONE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindBarrierHandler(CheckpointBarrierHandlerFactory f) {
+        barrierHandlers.put(f.type(), f);
+    }
+
+    void unbindBarrierHandler(CheckpointBarrierHandlerFactory f) {
+        barrierHandlers.remove(f.type(), f);
+    }
+}

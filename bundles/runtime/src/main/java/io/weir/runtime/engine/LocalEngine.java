@@ -1,0 +1,119 @@
+package io.weir.runtime.engine;
+
+import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
+import io.weir.core.config.Configuration;
+import io.weir.core.config.ExecutionOptions;
+import io.weir.core.coordination.CheckpointCoordinatorFactory;
+import io.weir.core.engine.Engine;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.ha.CheckpointRecoveryFactory;
+import io.weir.core.job.JobGraph;
+import io.weir.core.plugin.MapPluginRegistry;
+import io.weir.core.state.StateBackend;
+import io.weir.core.storage.CheckpointStorageFactory;
+import io.weir.runtime.scheduler.JobMaster;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The embedded single-node engine: every task of every job runs in this JVM, connected by local
+ * channels. Thread-safe.
+ */
+public final class LocalEngine implements Engine, AutoCloseable {
+    private final EngineServices services;
+    private final Map<String, JobHandle> jobs = new ConcurrentHashMap<>();
+
+    /** @param services what the engine is assembled from */
+    public LocalEngine(EngineServices services) {
+        this.services = services;
+    }
+
+    /**
+     * Assembles an engine from the implementations visible to {@code loader} through ServiceLoader
+     * (the non-OSGi wiring used by tests and benchmarks).
+     *
+     * @param config engine configuration ({@code state.async-snapshot.threads})
+     * @throws IllegalStateException naming the missing service if one is not on the class path
+     */
+    public static LocalEngine fromServiceLoader(ClassLoader loader, Configuration config) {
+        Map<String, StateBackend> backends = new HashMap<>();
+        ServiceLoader.load(StateBackend.class, loader).forEach(b -> backends.put(b.type(), b));
+        Map<String, CheckpointBarrierHandlerFactory> handlers = new HashMap<>();
+        ServiceLoader.load(CheckpointBarrierHandlerFactory.class, loader).forEach(h -> handlers.put(h.type(), h));
+        return new LocalEngine(new EngineServices(MapPluginRegistry.fromServiceLoader(loader), backends,
+                first(CheckpointStorageFactory.class, loader), handlers, first(CheckpointCoordinatorFactory.class, loader),
+                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(ExecutionOptions.ASYNC_THREADS)), newTimers()));
+    }
+
+    private static <T> T first(Class<T> type, ClassLoader loader) {
+        return ServiceLoader.load(type, loader).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + type.getName() + " implementation on the class path"));
+    }
+
+    /** @return the AsyncOperations pool: {@code threads} daemon threads named {@code AsyncOperations-N} */
+    public static ExecutorService newAsyncOperations(int threads) {
+        return Executors.newFixedThreadPool(Math.max(1, threads), named("AsyncOperations-"));
+    }
+
+    /** @return the engine timer thread (buffer timeout flushes, restarts) */
+    public static ScheduledExecutorService newTimers() {
+        return Executors.newSingleThreadScheduledExecutor(named("weir-timer-"));
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** @return the engine's services (e.g. the plugin registry for the job parser) */
+    public EngineServices services() {
+        return services;
+    }
+
+    @Override
+    public JobHandle submit(JobGraph job, JobListener listener) {
+        JobMaster master;
+        try {
+            master = new JobMaster(job, services, listener);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot start job " + job.name() + ": " + e.getMessage(), e);
+        }
+        if (jobs.putIfAbsent(job.name(), master) != null) {
+            throw new IllegalArgumentException("a job named '" + job.name() + "' is already running on this engine");
+        }
+        master.result().whenComplete((r, e) -> jobs.remove(job.name(), master));
+        master.start();
+        return master;
+    }
+
+    /** Cancels every job and stops the engine's threads. */
+    @Override
+    public void close() {
+        jobs.values().forEach(JobHandle::cancel);
+        for (JobHandle j : jobs.values()) {
+            try {
+                j.result().get(15, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // logged by the job master; keep closing
+            }
+        }
+        services.asyncOperations().shutdownNow();
+        services.timers().shutdownNow();
+    }
+}

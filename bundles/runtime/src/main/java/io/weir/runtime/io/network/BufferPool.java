@@ -1,0 +1,88 @@
+package io.weir.runtime.io.network;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A bounded pool of network buffers of one result partition. When it is empty the producing task
+ * is backpressured: it stops taking input until a consumer recycles a buffer (ARCHITECTURE.md
+ * "Bounded buffer pools + credits give backpressure").
+ *
+ * <p>Thread-safe: the producer requests, consumers recycle.
+ */
+public final class BufferPool {
+    private final int bufferSize;
+    private final int capacity;
+    /** Guarded by this. */
+    private final ArrayDeque<NetworkBuffer> free = new ArrayDeque<>();
+    /** Guarded by this: buffers created so far (created lazily up to capacity). */
+    private int created;
+    private final CopyOnWriteArrayList<Runnable> availabilityListeners = new CopyOnWriteArrayList<>();
+    /** Buffers that {@link #request()} can still hand out; read lock-free on the record path. */
+    private final java.util.concurrent.atomic.AtomicInteger available;
+
+    /**
+     * @param bufferSize bytes per buffer
+     * @param capacity maximum number of pooled buffers, ≥ 1
+     */
+    public BufferPool(int bufferSize, int capacity) {
+        if (bufferSize < 64 || capacity < 1) {
+            throw new IllegalArgumentException("buffer size " + bufferSize + " bytes and capacity " + capacity + " buffers must be >= 64 and >= 1");
+        }
+        this.bufferSize = bufferSize;
+        this.capacity = capacity;
+        this.available = new java.util.concurrent.atomic.AtomicInteger(capacity);
+    }
+
+    /** @return bytes per buffer */
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** @return a free buffer, or null if all are in use */
+    public synchronized NetworkBuffer request() {
+        NetworkBuffer b = free.poll();
+        if (b == null && created < capacity) {
+            created++;
+            b = new NetworkBuffer(new byte[bufferSize], this);
+        }
+        if (b != null) {
+            available.decrementAndGet();
+        }
+        return b;
+    }
+
+    /**
+     * @param size bytes needed
+     * @return a buffer outside the pool's budget (for a record larger than a pooled buffer, or an
+     *         overdraft while a single record is being emitted); recycling it frees it
+     */
+    public NetworkBuffer requestUnpooled(int size) {
+        return new NetworkBuffer(new byte[Math.max(size, bufferSize)], null);
+    }
+
+    /** @return whether {@link #request()} would return a buffer; lock-free (one volatile read) */
+    public boolean isAvailable() {
+        return available.get() > 0;
+    }
+
+    /** @return buffers currently handed out */
+    public synchronized int inUse() {
+        return created - free.size();
+    }
+
+    /** Registers a listener run (on the recycling thread) whenever a buffer comes back. */
+    public void addAvailabilityListener(Runnable listener) {
+        availabilityListeners.add(listener);
+    }
+
+    void recycle(NetworkBuffer buffer) {
+        synchronized (this) {
+            free.push(buffer);
+        }
+        available.incrementAndGet();
+        for (Runnable r : availabilityListeners) {
+            r.run();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.weir.runtime.io.network;
+
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The consumer end of all input edges of one task: one channel per (edge, producer subtask), each
+ * backed by a {@link PipelinedSubpartition}. Channels with received data are served round-robin.
+ * A blocked channel (during alignment, PROTOCOL.md §4) is not read until it is resumed.
+ *
+ * <p>{@link #pollNext()}, {@link #block}, {@link #resumeAll}: task thread only. The data-available
+ * notification comes from producer threads and is guarded by {@code this}.
+ */
+public final class InputGate {
+    /** A received entry and the channel it came through. */
+    public record ChannelEntry(int channel, Object entry) {
+    }
+
+    private final List<PipelinedSubpartition> channels;
+    private final Runnable wakeUp;
+    /** Guarded by this. */
+    private final ArrayDeque<Integer> withData = new ArrayDeque<>();
+    /** Guarded by this. */
+    private final boolean[] queued;
+    /** Task thread only. */
+    private final boolean[] blocked;
+
+    /**
+     * @param channels the subpartitions feeding this gate, in channel-index order
+     * @param wakeUp called when a channel gets data (wakes the task's mailbox)
+     */
+    public InputGate(List<PipelinedSubpartition> channels, Runnable wakeUp) {
+        this.channels = List.copyOf(channels);
+        this.wakeUp = wakeUp;
+        this.queued = new boolean[channels.size()];
+        this.blocked = new boolean[channels.size()];
+        for (int i = 0; i < this.channels.size(); i++) {
+            final int channel = i;
+            this.channels.get(i).setConsumerNotifier(() -> notifyDataAvailable(channel));
+        }
+    }
+
+    /** @return the number of channels */
+    public int numberOfChannels() {
+        return channels.size();
+    }
+
+    /** @return the next entry of a non-blocked channel, or null if none has data now */
+    public ChannelEntry pollNext() {
+        while (true) {
+            int channel;
+            synchronized (this) {
+                Integer c = withData.poll();
+                if (c == null) {
+                    return null;
+                }
+                channel = c;
+                queued[channel] = false;
+            }
+            if (blocked[channel]) {
+                continue; // re-queued on resume
+            }
+            PipelinedSubpartition sp = channels.get(channel);
+            Object entry = sp.poll();
+            if (sp.hasReceived()) {
+                enqueue(channel);
+            }
+            if (entry != null) {
+                return new ChannelEntry(channel, entry);
+            }
+        }
+    }
+
+    /** Stops reading {@code channel} until {@link #resumeAll()}. */
+    public void block(int channel) {
+        blocked[channel] = true;
+    }
+
+    /** Unblocks every channel: consumer side and the upstream subpartition. */
+    public void resumeAll() {
+        for (int i = 0; i < channels.size(); i++) {
+            boolean wasBlocked = blocked[i];
+            blocked[i] = false;
+            channels.get(i).resume();
+            if (wasBlocked && channels.get(i).hasReceived()) {
+                enqueue(i);
+            }
+        }
+    }
+
+    /** @return whether {@code channel} is blocked */
+    public boolean isBlocked(int channel) {
+        return blocked[channel];
+    }
+
+    /** Drops and recycles everything received (task cancellation). */
+    public void releaseAll() {
+        for (PipelinedSubpartition sp : channels) {
+            sp.releaseAll();
+        }
+    }
+
+    private void notifyDataAvailable(int channel) {
+        enqueue(channel);
+        wakeUp.run();
+    }
+
+    private void enqueue(int channel) {
+        synchronized (this) {
+            if (queued[channel]) {
+                return;
+            }
+            queued[channel] = true;
+            withData.add(channel);
+        }
+    }
+}

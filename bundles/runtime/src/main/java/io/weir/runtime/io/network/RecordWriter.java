@@ -1,0 +1,137 @@
+package io.weir.runtime.io.network;
+
+import io.weir.api.Row;
+import io.weir.api.RowSerializer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * Serializes the rows of one output edge of a task into network buffers, once per row, and hands
+ * full buffers to the subpartitions chosen by the {@link ChannelSelector}.
+ *
+ * <p>Task thread only. Never blocks: the task checks {@link #isAvailable()} before taking the next
+ * input, and a single row that finds the pool empty gets an overdraft buffer.
+ */
+public final class RecordWriter {
+    private final PipelinedSubpartition[] subpartitions;
+    private final NetworkBuffer[] current;
+    private final BufferPool pool;
+    private final ChannelSelector selector;
+    private final RowSerializer serializer;
+    private final ByteArrayDataOutput scratch = new ByteArrayDataOutput();
+    private long bytesOut;
+    private long recordsOut;
+
+    /**
+     * @param subpartitions one per consumer channel of this edge
+     * @param pool the buffer pool of this task's output
+     * @param selector how rows choose a channel
+     * @param serializer the edge's row serializer
+     */
+    public RecordWriter(List<PipelinedSubpartition> subpartitions, BufferPool pool, ChannelSelector selector, RowSerializer serializer) {
+        this.subpartitions = subpartitions.toArray(new PipelinedSubpartition[0]);
+        this.current = new NetworkBuffer[this.subpartitions.length];
+        this.pool = pool;
+        this.selector = selector;
+        this.serializer = serializer;
+    }
+
+    /** Serializes {@code row} and appends it to its channel's buffer(s). */
+    public void emit(Row row) {
+        scratch.clear();
+        try {
+            serializer.serialize(row, scratch);
+        } catch (IOException e) {
+            throw new UncheckedIOException("serializing " + row, e);
+        }
+        int channel = selector.select(row);
+        if (channel == ChannelSelector.BROADCAST) {
+            for (int c = 0; c < subpartitions.length; c++) {
+                append(c);
+            }
+        } else {
+            append(channel);
+        }
+        recordsOut++;
+    }
+
+    private void append(int channel) {
+        int len = scratch.length();
+        int need = len + 4;
+        NetworkBuffer b = current[channel];
+        if (b != null && b.capacity() - b.size() < need) {
+            finish(channel);
+            b = null;
+        }
+        if (b == null) {
+            b = need > pool.bufferSize() ? pool.requestUnpooled(need) : pool.request();
+            if (b == null) {
+                b = pool.requestUnpooled(need);
+            }
+            current[channel] = b;
+        }
+        byte[] seg = b.segment();
+        int pos = b.size();
+        seg[pos] = (byte) (len >>> 24);
+        seg[pos + 1] = (byte) (len >>> 16);
+        seg[pos + 2] = (byte) (len >>> 8);
+        seg[pos + 3] = (byte) len;
+        System.arraycopy(scratch.array(), 0, seg, pos + 4, len);
+        b.setSize(pos + need);
+        bytesOut += need;
+    }
+
+    private void finish(int channel) {
+        NetworkBuffer b = current[channel];
+        current[channel] = null;
+        if (b != null) {
+            if (b.size() == 0) {
+                b.recycle();
+            } else {
+                subpartitions[channel].addBuffer(b);
+            }
+        }
+    }
+
+    /** Sends every partly filled buffer (buffer timeout, before events, at the end). */
+    public void flushAll() {
+        for (int c = 0; c < subpartitions.length; c++) {
+            finish(c);
+        }
+    }
+
+    /** Flushes, then sends {@code event} on every channel behind all data written so far. */
+    public void broadcastEvent(Object event) {
+        flushAll();
+        for (PipelinedSubpartition sp : subpartitions) {
+            sp.addEvent(event);
+        }
+    }
+
+    /** @return whether a new buffer is available (false = backpressured) */
+    public boolean isAvailable() {
+        return pool.isAvailable();
+    }
+
+    /** @return bytes written, including length prefixes */
+    public long bytesOut() {
+        return bytesOut;
+    }
+
+    /** @return rows written */
+    public long recordsOut() {
+        return recordsOut;
+    }
+
+    /** Recycles partly filled buffers (task cancellation). */
+    public void release() {
+        for (int c = 0; c < current.length; c++) {
+            if (current[c] != null) {
+                current[c].recycle();
+                current[c] = null;
+            }
+        }
+    }
+}

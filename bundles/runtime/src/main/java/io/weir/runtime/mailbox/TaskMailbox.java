@@ -1,0 +1,128 @@
+package io.weir.runtime.mailbox;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The mail queue of one task: any thread puts mails; only the task thread takes them.
+ *
+ * <p>Besides mails the mailbox carries a wake-up signal: input gates and buffer pools call
+ * {@link #wakeUp()} when data or buffers become available, so a task waiting in
+ * {@link #waitForMailOrSignal} resumes its default action without polling. A signal given while
+ * the task is not waiting is remembered, so none is lost.
+ *
+ * <p>The task thread checks for mail between records with {@link #hasMail()}, one volatile read;
+ * the lock is taken only when there is mail or when the task has nothing else to do.
+ */
+public final class TaskMailbox {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Guarded by {@link #lock}. */
+    private final ArrayDeque<Mail> queue = new ArrayDeque<>();
+    /** Guarded by {@link #lock}. */
+    private boolean signalled;
+    /** Written under {@link #lock}; read by the task thread without it. */
+    private volatile boolean hasMail;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+
+    /**
+     * Enqueues a mail; thread-safe.
+     *
+     * @return false if the mailbox is closed (the task ended), in which case the mail is dropped
+     */
+    public boolean put(Mail mail) {
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            queue.add(mail);
+            hasMail = true;
+            changed.signal();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes the task thread if it waits, or makes its next wait return at once. Thread-safe. */
+    public void wakeUp() {
+        lock.lock();
+        try {
+            signalled = true;
+            changed.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return whether a mail is waiting (task thread; one volatile read) */
+    public boolean hasMail() {
+        return hasMail;
+    }
+
+    /** @return the next mail or null; task thread only */
+    public Mail tryTake() {
+        if (!hasMail) {
+            return null;
+        }
+        lock.lock();
+        try {
+            Mail m = queue.poll();
+            hasMail = !queue.isEmpty();
+            return m;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Blocks the task thread until a mail arrives, a signal is given, or {@code timeoutNanos} pass.
+     * Clears the signal.
+     *
+     * @throws InterruptedException if the task thread is interrupted (task cancellation)
+     */
+    public void waitForMailOrSignal(long timeoutNanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long remaining = timeoutNanos;
+            while (queue.isEmpty() && !signalled && !closed && remaining > 0) {
+                remaining = changed.awaitNanos(remaining);
+            }
+            signalled = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes the mailbox: later puts are refused. Returns nothing queued; queued mails are dropped. */
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            queue.clear();
+            hasMail = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Convenience for timeouts in ms. */
+    public void waitForMailOrSignalMillis(long ms) throws InterruptedException {
+        waitForMailOrSignal(TimeUnit.MILLISECONDS.toNanos(ms));
+    }
+}

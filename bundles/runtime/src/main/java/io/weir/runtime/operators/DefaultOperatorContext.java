@@ -1,0 +1,36 @@
+package io.weir.runtime.operators;
+
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.state.OperatorStateStore;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.core.state.OperatorStateBackend;
+
+/**
+ * The runtime's {@link OperatorContext} of one operator subtask. Task thread only.
+ *
+ * @param jobName job
+ * @param operatorId operator
+ * @param subtaskIndex subtask
+ * @param parallelism operator parallelism
+ * @param isRestored whether state came from a checkpoint
+ * @param operatorStateBackend non-keyed state
+ * @param keyedStateBackend keyed state, null if the operator's input is not keyed
+ */
+public record DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
+        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) implements OperatorContext {
+
+    @Override
+    public OperatorStateStore operatorState() {
+        return operatorStateBackend;
+    }
+
+    @Override
+    public KeyedStateStore keyedState() {
+        if (keyedStateBackend == null) {
+            throw new IllegalStateException("operator '" + operatorId + "' of job " + jobName
+                    + " has no keyed state: its input must be \"partitioning\": \"hash\" with \"keys\"");
+        }
+        return keyedStateBackend;
+    }
+}

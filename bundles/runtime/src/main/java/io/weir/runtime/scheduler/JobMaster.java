@@ -1,0 +1,442 @@
+package io.weir.runtime.scheduler;
+
+import io.weir.api.RowSerializer;
+import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
+import io.weir.core.checkpoint.CheckpointFailureReason;
+import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.OperatorSubtaskState;
+import io.weir.core.checkpoint.TaskId;
+import io.weir.core.config.CheckpointingMode;
+import io.weir.core.config.CheckpointingOptions;
+import io.weir.core.config.Configuration;
+import io.weir.core.config.ExecutionOptions;
+import io.weir.core.coordination.CheckpointCoordinatorContext;
+import io.weir.core.coordination.CheckpointCoordinatorGateway;
+import io.weir.core.coordination.CheckpointTriggerKind;
+import io.weir.core.coordination.CompletedCheckpointStats;
+import io.weir.core.coordination.OperatorInfo;
+import io.weir.core.coordination.TaskCheckpointGateway;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.job.JobEdge;
+import io.weir.core.job.JobGraph;
+import io.weir.core.job.JobVertex;
+import io.weir.core.job.Partitioning;
+import io.weir.core.job.VertexKind;
+import io.weir.core.state.StateBackend;
+import io.weir.core.storage.CheckpointStorage;
+import io.weir.runtime.engine.EngineServices;
+import io.weir.runtime.io.network.BufferPool;
+import io.weir.runtime.io.network.ChannelSelector;
+import io.weir.runtime.io.network.InputGate;
+import io.weir.runtime.io.network.KeySelector;
+import io.weir.runtime.io.network.PipelinedSubpartition;
+import io.weir.runtime.io.network.RecordWriter;
+import io.weir.runtime.tasks.InputStreamTask;
+import io.weir.runtime.tasks.SourceStreamTask;
+import io.weir.runtime.tasks.StreamTask;
+import io.weir.runtime.tasks.TaskDeployment;
+import io.weir.runtime.tasks.TaskListener;
+import io.weir.runtime.tasks.TaskServices;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one job: deploys a task per (chain, subtask) wired by local channels, starts the checkpoint
+ * scheduler once every task runs (PROTOCOL.md §2), triggers the final checkpoint when all input is
+ * processed, and on any task failure restarts all tasks from the latest completed checkpoint.
+ *
+ * <p>All bookkeeping runs on the job master's own thread ({@code job-master-<job>}); task callbacks
+ * and coordinator failures are handed to it.
+ */
+public final class JobMaster implements JobHandle, TaskListener {
+    private static final Logger LOG = LoggerFactory.getLogger(JobMaster.class);
+    private static final long CANCEL_JOIN_MS = 10_000;
+
+    private final JobGraph job;
+    private final ExecutionPlan plan;
+    private final EngineServices services;
+    private final JobListener listener;
+    private final ScheduledExecutorService executor;
+    private final CheckpointStorage storage;
+    private final CheckpointCoordinatorGateway coordinator;
+    private final StateBackend stateBackend;
+    private final CheckpointBarrierHandlerFactory barrierHandlers;
+    private final RestartStrategy restartStrategy;
+    private final CompletableFuture<JobResult> result = new CompletableFuture<>();
+    private final Map<String, Long> failureInjection;
+
+    /** Job master thread only (written), read by the coordinator's task supplier. */
+    private volatile List<StreamTask> tasks = List.of();
+    /** Job master thread only. */
+    private int attempt = -1;
+    private volatile JobStatus status = JobStatus.CREATED;
+    private final Set<TaskId> running = new HashSet<>();
+    private final Set<TaskId> finishedData = new HashSet<>();
+    private final Set<TaskId> finished = new HashSet<>();
+    private boolean finalCheckpointRequested;
+    private ScheduledFuture<?> flusher;
+    private volatile CompletedCheckpointStats lastCheckpoint;
+
+    /**
+     * @param job a validated job
+     * @param services engine services
+     * @param listener told about checkpoints, restarts and status changes
+     * @throws IllegalArgumentException if a service the job needs is missing
+     * @throws Exception if the checkpoint storage or recovery services cannot be created
+     */
+    public JobMaster(JobGraph job, EngineServices services, JobListener listener) throws Exception {
+        this.job = job;
+        this.plan = ExecutionPlan.of(job);
+        this.services = services;
+        this.listener = listener;
+        Configuration config = job.config();
+        String backendType = config.get(ExecutionOptions.STATE_BACKEND);
+        this.stateBackend = services.stateBackends().get(backendType);
+        if (stateBackend == null) {
+            throw new IllegalArgumentException("state backend '" + backendType + "' (state.backend.type) is not installed; installed: "
+                    + services.stateBackends().keySet());
+        }
+        String handlerType = config.get(CheckpointingOptions.MODE) == CheckpointingMode.AT_LEAST_ONCE ? "at-least-once"
+                : config.get(CheckpointingOptions.UNALIGNED) || config.get(CheckpointingOptions.ALIGNED_TIMEOUT) > 0 ? "unaligned" : "aligned";
+        this.barrierHandlers = services.barrierHandlers().get(handlerType);
+        if (barrierHandlers == null) {
+            throw new IllegalArgumentException("barrier handler '" + handlerType + "' is not installed (needed by the job's "
+                    + "execution.checkpointing.* settings); installed: " + services.barrierHandlers().keySet());
+        }
+        this.restartStrategy = new RestartStrategy(config.get(ExecutionOptions.RESTART_ATTEMPTS), config.get(ExecutionOptions.RESTART_DELAY));
+        String failOp = config.get(ExecutionOptions.INJECT_FAILURE_OPERATOR);
+        this.failureInjection = failOp == null ? Map.of() : Map.of(failOp, config.get(ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS));
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "job-master-" + job.name());
+            t.setDaemon(true);
+            return t;
+        });
+        this.storage = services.storage().create(config, job.name());
+        int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
+        List<OperatorInfo> operators = job.vertices().stream()
+                .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
+        this.coordinator = services.coordinators().create(new CheckpointCoordinatorContext(job.name(), config, operators,
+                () -> List.<TaskCheckpointGateway>copyOf(tasks), storage,
+                services.recovery().createCheckpointIDCounter(job.name()),
+                services.recovery().createCompletedCheckpointStore(job.name(), config.get(CheckpointingOptions.NUM_RETAINED)),
+                List.of(), cause -> executor.execute(() -> failover(attempt, cause)), new StatsForwarder()));
+        if (!config.contains(CheckpointingOptions.INTERVAL) && job.vertices().stream().anyMatch(v -> v.kind() == VertexKind.SINK)) {
+            LOG.warn("Job {} has no execution.checkpointing.interval: its transactional sinks commit nothing until the final "
+                    + "checkpoint at the end of bounded input, and nothing at all for unbounded input", job.name());
+        }
+    }
+
+    /** Deploys the job (restoring from the latest complete checkpoint, if any). */
+    public void start() {
+        LOG.info("Starting job {}: {}", job.name(), plan.describe());
+        executor.execute(() -> {
+            try {
+                deploy(coordinator.restoreLatestCheckpoint());
+                long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
+                flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
+                        timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
+            } catch (Throwable t) {
+                terminate(JobStatus.FAILED, t);
+            }
+        });
+    }
+
+    @Override
+    public String jobName() {
+        return job.name();
+    }
+
+    @Override
+    public JobStatus status() {
+        return status;
+    }
+
+    @Override
+    public CompletableFuture<JobResult> result() {
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<CompletedCheckpoint> triggerCheckpoint() {
+        return coordinator.triggerCheckpoint(CheckpointTriggerKind.MANUAL);
+    }
+
+    @Override
+    public void cancel() {
+        executor.execute(() -> {
+            if (!status.isTerminal()) {
+                LOG.info("Cancelling job {}", job.name());
+                terminate(JobStatus.CANCELED, null);
+            }
+        });
+    }
+
+    // ---- deployment
+
+    private void deploy(Optional<CompletedCheckpoint> restore) {
+        attempt++;
+        running.clear();
+        finishedData.clear();
+        finished.clear();
+        finalCheckpointRequested = false;
+        restore.ifPresent(cp -> LOG.info("Restoring job {} from checkpoint {} ({})", job.name(), cp.checkpointId(), cp.externalPointer()));
+        Configuration config = job.config();
+        int bufferSize = config.get(ExecutionOptions.BUFFER_SIZE);
+        int credits = config.get(ExecutionOptions.BUFFERS_PER_CHANNEL);
+        int floating = config.get(ExecutionOptions.FLOATING_BUFFERS_PER_GATE);
+        int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
+
+        // one subpartition per (network edge, producer subtask, consumer subtask)
+        Map<JobEdge, PipelinedSubpartition[][]> links = new HashMap<>();
+        for (JobEdge e : plan.networkEdges()) {
+            int p = job.vertex(e.source()).parallelism();
+            int q = job.vertex(e.target()).parallelism();
+            PipelinedSubpartition[][] m = new PipelinedSubpartition[p][q];
+            for (int i = 0; i < p; i++) {
+                for (int j = 0; j < q; j++) {
+                    if (e.partitioning() != Partitioning.FORWARD || i == j) {
+                        m[i][j] = new PipelinedSubpartition(credits);
+                    }
+                }
+            }
+            links.put(e, m);
+        }
+
+        TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
+                services.asyncOperations(), this);
+        List<StreamTask> created = new ArrayList<>();
+        for (List<JobVertex> chain : plan.chains()) {
+            JobVertex head = chain.get(0);
+            JobVertex tail = chain.get(chain.size() - 1);
+            for (int s = 0; s < head.parallelism(); s++) {
+                TaskId id = new TaskId(head.id(), s, attempt);
+                Map<String, OperatorSubtaskState> restoreState = new HashMap<>();
+                for (JobVertex v : chain) {
+                    final int subtask = s;
+                    restore.ifPresent(cp -> restoreState.put(v.id(), StateAssignment.assign(cp.metadata(), v, subtask, maxParallelism)));
+                }
+                // outputs
+                List<JobEdge> outEdges = job.outputsOf(tail.id());
+                int subpartitions = 0;
+                for (JobEdge e : outEdges) {
+                    subpartitions += e.partitioning() == Partitioning.FORWARD ? 1 : job.vertex(e.target()).parallelism();
+                }
+                BufferPool pool = outEdges.isEmpty() ? null : new BufferPool(bufferSize, subpartitions * (credits + 1) + floating);
+                List<RecordWriter> writers = new ArrayList<>();
+                for (JobEdge e : outEdges) {
+                    PipelinedSubpartition[] row = links.get(e)[s];
+                    List<PipelinedSubpartition> sps = new ArrayList<>();
+                    for (PipelinedSubpartition sp : row) {
+                        if (sp != null) {
+                            sps.add(sp);
+                        }
+                    }
+                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(tail.outputSchema())));
+                }
+                // inputs
+                InputGate gate = null;
+                KeySelector keySelector = null;
+                if (head.kind() != VertexKind.SOURCE) {
+                    List<PipelinedSubpartition> channels = new ArrayList<>();
+                    for (JobEdge e : job.inputsOf(head.id())) {
+                        PipelinedSubpartition[][] m = links.get(e);
+                        for (PipelinedSubpartition[] producerRow : m) {
+                            if (producerRow[s] != null) {
+                                channels.add(producerRow[s]);
+                            }
+                        }
+                        if (head.keyed()) {
+                            keySelector = new KeySelector(head.inputSchema(), e.keyFields());
+                        }
+                    }
+                    gate = new InputGate(channels, null);
+                }
+                TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
+                        head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool, failureInjection);
+                created.add(head.kind() == VertexKind.SOURCE ? new SourceStreamTask(d, taskServices) : new InputStreamTask(d, taskServices));
+            }
+        }
+        tasks = List.copyOf(created);
+        for (StreamTask t : created) {
+            Thread thread = new Thread(t, job.name() + "/" + t.taskId().vertexId() + "#" + t.taskId().subtaskIndex());
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    private static ChannelSelector selector(JobEdge e, JobVertex producer, int subtask, int channels, int maxParallelism) {
+        return switch (e.partitioning()) {
+            case FORWARD -> ChannelSelector.forward();
+            case BROADCAST -> ChannelSelector.broadcast();
+            case REBALANCE -> ChannelSelector.rebalance(channels, subtask);
+            case HASH -> ChannelSelector.hash(new KeySelector(producer.outputSchema(), e.keyFields()), maxParallelism, channels);
+        };
+    }
+
+    // ---- task callbacks (task threads) → job master thread
+
+    @Override
+    public void onRunning(TaskId task) {
+        executor.execute(() -> {
+            if (task.attempt() != attempt || status.isTerminal()) {
+                return;
+            }
+            running.add(task);
+            if (running.size() == tasks.size()) {
+                setStatus(JobStatus.RUNNING);
+                coordinator.startCheckpointScheduler();
+            }
+        });
+    }
+
+    @Override
+    public void onFinishedData(TaskId task) {
+        executor.execute(() -> {
+            if (task.attempt() != attempt || status.isTerminal()) {
+                return;
+            }
+            finishedData.add(task);
+            if (finishedData.size() == tasks.size() && !finalCheckpointRequested) {
+                finalCheckpointRequested = true;
+                LOG.info("All tasks of job {} processed their input; triggering the final checkpoint", job.name());
+                triggerFinalCheckpoint(attempt);
+            }
+        });
+    }
+
+    private void triggerFinalCheckpoint(int forAttempt) {
+        coordinator.triggerCheckpoint(CheckpointTriggerKind.FINAL).whenComplete((cp, err) -> {
+            if (err != null) {
+                executor.schedule(() -> {
+                    if (forAttempt == attempt && !status.isTerminal() && status != JobStatus.RESTARTING) {
+                        LOG.info("Final checkpoint of job {} failed ({}); retrying", job.name(), err.getMessage());
+                        triggerFinalCheckpoint(forAttempt);
+                    }
+                }, 100, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    @Override
+    public void onFinished(TaskId task) {
+        executor.execute(() -> {
+            if (task.attempt() != attempt || status.isTerminal()) {
+                return;
+            }
+            finished.add(task);
+            if (finished.size() == tasks.size()) {
+                LOG.info("Job {} finished: all input processed and committed", job.name());
+                terminate(JobStatus.FINISHED, null);
+            }
+        });
+    }
+
+    @Override
+    public void onFailed(TaskId task, Throwable cause) {
+        executor.execute(() -> failover(task.attempt(), cause));
+    }
+
+    /** Restarts all tasks from the latest completed checkpoint, or fails the job if no attempt is left. Job master thread. */
+    private void failover(int failedAttempt, Throwable cause) {
+        if (failedAttempt != attempt || status.isTerminal() || status == JobStatus.RESTARTING) {
+            return;
+        }
+        setStatus(JobStatus.RESTARTING);
+        coordinator.stopCheckpointScheduler();
+        coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        cancelTasks();
+        if (!restartStrategy.tryRestart()) {
+            terminate(JobStatus.FAILED, new Exception("Job " + job.name() + " failed after " + restartStrategy.restarts()
+                    + " restart(s) (restart-strategy.fixed-delay.attempts=" + restartStrategy.maxAttempts() + "): " + cause.getMessage(), cause));
+            return;
+        }
+        LOG.warn("Restarting job {} (restart {} of {}) in {} ms after: {}", job.name(), restartStrategy.restarts(),
+                restartStrategy.maxAttempts(), restartStrategy.delayMs(), cause.toString());
+        listener.onRestart(job.name(), restartStrategy.restarts(), cause);
+        executor.schedule(() -> {
+            if (status != JobStatus.RESTARTING) {
+                return;
+            }
+            try {
+                deploy(coordinator.restoreLatestCheckpoint());
+            } catch (Throwable t) {
+                terminate(JobStatus.FAILED, t);
+            }
+        }, restartStrategy.delayMs(), TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelTasks() {
+        List<StreamTask> current = tasks;
+        current.forEach(StreamTask::cancel);
+        for (StreamTask t : current) {
+            try {
+                t.join(CANCEL_JOIN_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        tasks = List.of();
+    }
+
+    private void terminate(JobStatus to, Throwable failure) {
+        coordinator.stopCheckpointScheduler();
+        if (to != JobStatus.FINISHED) {
+            coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        }
+        cancelTasks();
+        if (flusher != null) {
+            flusher.cancel(false);
+        }
+        coordinator.shutdown();
+        setStatus(to);
+        if (failure != null) {
+            LOG.error("Job {} {}", job.name(), to, failure);
+        }
+        result.complete(new JobResult(job.name(), to, failure, restartStrategy.restarts(), lastCheckpoint));
+        executor.shutdown();
+    }
+
+    private void setStatus(JobStatus to) {
+        JobStatus from = status;
+        if (from == to) {
+            return;
+        }
+        status = to;
+        try {
+            listener.onStatusChange(job.name(), from, to);
+        } catch (RuntimeException e) {
+            LOG.warn("Job listener failed on status change of job {}", job.name(), e);
+        }
+    }
+
+    /** Remembers the last completed checkpoint's stats and forwards to the user's listener. */
+    private final class StatsForwarder implements io.weir.core.coordination.CheckpointStatsListener {
+        @Override
+        public void onCompleted(CompletedCheckpointStats stats) {
+            lastCheckpoint = stats;
+            listener.onCompleted(stats);
+        }
+
+        @Override
+        public void onFailed(long checkpointId, CheckpointFailureReason reason, Throwable cause) {
+            listener.onFailed(checkpointId, reason, cause);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.weir.runtime.tasks;
+
+import io.weir.api.Row;
+import io.weir.api.operator.Output;
+import io.weir.api.operator.StreamOperator;
+import io.weir.core.state.KeyGroupAssignment;
+import io.weir.runtime.io.network.KeySelector;
+import io.weir.runtime.operators.DefaultOperatorContext;
+
+/**
+ * An operator in a task's chain with what the runtime adds around it: the keyed-state scope per
+ * record and, for tests, an injected failure. Task thread only.
+ */
+final class ChainedOperator {
+    final String operatorId;
+    final StreamOperator operator;
+    final DefaultOperatorContext context;
+    private final KeySelector keySelector;
+    private final int maxParallelism;
+    private final long failAfterRecords;
+    /** Set once while the chain is built. */
+    Output output;
+    private long records;
+
+    ChainedOperator(String operatorId, StreamOperator operator, DefaultOperatorContext context, KeySelector keySelector,
+            int maxParallelism, long failAfterRecords) {
+        this.operatorId = operatorId;
+        this.operator = operator;
+        this.context = context;
+        this.keySelector = keySelector;
+        this.maxParallelism = maxParallelism;
+        this.failAfterRecords = failAfterRecords;
+    }
+
+    void process(Row row) throws Exception {
+        if (keySelector != null) {
+            int group = KeyGroupAssignment.keyGroupForHash(keySelector.hash(row), maxParallelism);
+            context.keyedStateBackend().setCurrentKey(keySelector.key(row), group);
+        }
+        if (failAfterRecords > 0 && ++records == failAfterRecords) {
+            throw new InjectedFailureException("injected failure in operator '" + operatorId + "' subtask "
+                    + context.subtaskIndex() + " after " + records + " records (debug.inject-failure.*)");
+        }
+        operator.processElement(row, output);
+    }
+
+    /** An output that feeds this operator: wraps checked exceptions so they unwind the chain. */
+    Output asOutput() {
+        return row -> {
+            try {
+                process(row);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new OperatorException(operatorId, e);
+            }
+        };
+    }
+
+    /** A checked operator exception travelling through {@link Output#collect}. */
+    static final class OperatorException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OperatorException(String operatorId, Exception cause) {
+            super("operator '" + operatorId + "' failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** The failure injected by {@code debug.inject-failure.*}. */
+    static final class InjectedFailureException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InjectedFailureException(String message) {
+            super(message);
+        }
+    }
+}

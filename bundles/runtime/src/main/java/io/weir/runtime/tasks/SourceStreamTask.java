@@ -1,0 +1,79 @@
+package io.weir.runtime.tasks;
+
+import io.weir.api.source.PollStatus;
+import io.weir.api.source.SourceReader;
+import io.weir.core.checkpoint.OperatorSubtaskState;
+import io.weir.core.job.JobVertex;
+import io.weir.core.state.OperatorStateBackend;
+import io.weir.runtime.checkpoint.SnapshotParticipant;
+import io.weir.runtime.operators.DefaultOperatorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task whose chain starts with a source reader. Its default action polls the reader while the
+ * outputs have buffers; when they have none (backpressure) it only runs mails, so a checkpoint
+ * trigger is never stuck behind a blocked emit (PROTOCOL.md §3).
+ */
+public final class SourceStreamTask extends StreamTask {
+    private static final Logger LOG = LoggerFactory.getLogger(SourceStreamTask.class);
+
+    /** Task thread only. */
+    private SourceReader reader;
+    private DefaultOperatorContext readerContext;
+
+    /** @param deployment a chain whose head is a source vertex */
+    public SourceStreamTask(TaskDeployment deployment, TaskServices services) {
+        super(deployment, services);
+    }
+
+    @Override
+    public boolean isSource() {
+        return true;
+    }
+
+    @Override
+    protected SnapshotParticipant headParticipant() throws Exception {
+        JobVertex v = deployment.chain().get(0);
+        OperatorSubtaskState restore = deployment.restoreState().getOrDefault(v.id(), OperatorSubtaskState.empty());
+        OperatorStateBackend opState = createOperatorStateBackend(v.id(), restore);
+        reader = services.plugins().source(v.type()).orElseThrow(() -> missingPlugin(v)).create(v.config(), v.outputSchema());
+        readerContext = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(), v.parallelism(),
+                deployment.restored(), opState, null);
+        return new SnapshotParticipant(v.id(), reader::snapshotState, opState, null, reader);
+    }
+
+    @Override
+    protected void openHead() throws Exception {
+        reader.initializeState(readerContext);
+    }
+
+    @Override
+    protected long runDefaultAction() throws Exception {
+        if (!outputAvailable()) {
+            return IDLE_WAIT_NANOS; // a recycled buffer wakes us
+        }
+        PollStatus status = reader.pollNext(chainInput());
+        return switch (status) {
+            case MORE_AVAILABLE -> 0;
+            case NOTHING_AVAILABLE -> Math.max(1, reader.idleWaitNanos());
+            case END_OF_INPUT -> {
+                LOG.debug("Source {} reached the end of its input", taskId());
+                processor.suspendDefaultAction();
+                finishData();
+                yield 0;
+            }
+        };
+    }
+
+    @Override
+    protected void closeHead() {
+        if (reader != null) {
+            try {
+                reader.close();
+            } catch (Throwable t) {
+                LOG.warn("Closing source reader of task {} failed", taskId(), t);
+            }
+        }
+    }
+}

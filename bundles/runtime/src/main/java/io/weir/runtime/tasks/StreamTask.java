@@ -1,0 +1,345 @@
+package io.weir.runtime.tasks;
+
+import io.weir.api.Row;
+import io.weir.api.RowSerializer;
+import io.weir.api.operator.Output;
+import io.weir.api.operator.StreamOperator;
+import io.weir.api.plugin.SinkFactory;
+import io.weir.core.barrier.BarrierAlignment;
+import io.weir.core.checkpoint.CheckpointBarrier;
+import io.weir.core.checkpoint.CheckpointOptions;
+import io.weir.core.checkpoint.OperatorSubtaskState;
+import io.weir.core.checkpoint.TaskId;
+import io.weir.core.config.ExecutionOptions;
+import io.weir.core.coordination.TaskCheckpointGateway;
+import io.weir.core.job.JobVertex;
+import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.core.state.OperatorStateBackend;
+import io.weir.runtime.checkpoint.SnapshotParticipant;
+import io.weir.runtime.checkpoint.SubtaskCheckpointCoordinator;
+import io.weir.runtime.io.network.EndOfData;
+import io.weir.runtime.io.network.RecordWriter;
+import io.weir.runtime.mailbox.Mail;
+import io.weir.runtime.mailbox.MailboxProcessor;
+import io.weir.runtime.mailbox.TaskMailbox;
+import io.weir.runtime.operators.DefaultOperatorContext;
+import io.weir.runtime.operators.TwoPhaseCommitSinkOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One subtask of a chain of operators, run by its own thread through a mailbox loop
+ * (ARCHITECTURE.md "Threads and data flow"; PROTOCOL.md §3). Subclasses supply the default action:
+ * poll a source ({@link SourceStreamTask}) or read the input gate ({@link InputStreamTask}).
+ *
+ * <p>The {@link TaskCheckpointGateway} methods may be called from any thread; they only enqueue
+ * mails. Everything else runs on the task thread.
+ */
+public abstract class StreamTask implements Runnable, TaskCheckpointGateway {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamTask.class);
+    /** Longest wait when nothing is available, ns; a signal ends it earlier. */
+    protected static final long IDLE_WAIT_NANOS = 50_000_000L;
+
+    protected final TaskDeployment deployment;
+    protected final TaskServices services;
+    protected final TaskMailbox mailbox = new TaskMailbox();
+    protected final MailboxProcessor processor;
+    /** Task thread only; built in {@link #initialize()}. */
+    protected final List<ChainedOperator> operators = new ArrayList<>();
+    /** Task thread only. */
+    protected SubtaskCheckpointCoordinator checkpoints;
+    /** Task thread only: the tail's output fanning out to every writer. */
+    protected Output tailOutput;
+    private final List<KeyedStateBackend> keyedBackends = new ArrayList<>();
+    private final List<OperatorStateBackend> operatorBackends = new ArrayList<>();
+    /** Written by the task thread, read by any. */
+    private volatile TaskState state = TaskState.DEPLOYING;
+    private volatile boolean canceled;
+    private volatile Thread thread;
+    /** Task thread only: id of the final checkpoint's barrier this task forwarded, 0 if none. */
+    private long finalCheckpointId;
+
+    protected StreamTask(TaskDeployment deployment, TaskServices services) {
+        this.deployment = deployment;
+        this.services = services;
+        this.processor = new MailboxProcessor(mailbox, this::runDefaultAction);
+        if (deployment.outputPool() != null) {
+            deployment.outputPool().addAvailabilityListener(mailbox::wakeUp);
+        }
+    }
+
+    /** One step of work; see {@link MailboxProcessor.DefaultAction}. */
+    protected abstract long runDefaultAction() throws Exception;
+
+    /** Creates the chain head's own snapshot participant (a source reader), or null. */
+    protected abstract SnapshotParticipant headParticipant() throws Exception;
+
+    @Override
+    public TaskId taskId() {
+        return deployment.taskId();
+    }
+
+    @Override
+    public boolean isRunning() {
+        TaskState s = state;
+        return s == TaskState.RUNNING || s == TaskState.FINISHING;
+    }
+
+    /** @return the current state */
+    public TaskState state() {
+        return state;
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            initialize();
+            if (canceled) {
+                return;
+            }
+            transition(TaskState.RUNNING);
+            services.listener().onRunning(taskId());
+            processor.runMailboxLoop();
+            if (!canceled && state == TaskState.FINISHING && finalCheckpointId > 0) {
+                transition(TaskState.FINISHED);
+                LOG.info("Task {} of job {} finished", taskId(), deployment.jobName());
+                services.listener().onFinished(taskId());
+            }
+        } catch (Throwable t) {
+            if (canceled) {
+                LOG.debug("Task {} of job {} ended by cancellation: {}", taskId(), deployment.jobName(), t.toString());
+            } else {
+                state = TaskState.FAILED;
+                LOG.warn("Task {} of job {} failed", taskId(), deployment.jobName(), t);
+                services.listener().onFailed(taskId(), t);
+            }
+        } finally {
+            mailbox.close();
+            closeAll();
+        }
+    }
+
+    /** Stops the task (failover or job cancellation); thread-safe, returns at once. */
+    public void cancel() {
+        canceled = true;
+        if (!state.isTerminal()) {
+            state = TaskState.CANCELED;
+        }
+        processor.stop();
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    /** Waits up to {@code timeoutMs} for the task thread to end. */
+    public void join(long timeoutMs) throws InterruptedException {
+        Thread t = thread;
+        if (t != null) {
+            t.join(timeoutMs);
+        }
+    }
+
+    private void transition(TaskState to) {
+        state = state.transitionTo(to);
+    }
+
+    /** Restores state and opens the chain: {@code initializeState} then {@code open} per operator. */
+    private void initialize() throws Exception {
+        List<SnapshotParticipant> participants = new ArrayList<>();
+        List<JobVertex> chain = deployment.chain();
+        int maxParallelism = deployment.config().get(ExecutionOptions.MAX_PARALLELISM);
+        SnapshotParticipant head = headParticipant();
+        if (head != null) {
+            participants.add(head);
+        }
+        for (int i = head == null ? 0 : 1; i < chain.size(); i++) {
+            JobVertex v = chain.get(i);
+            OperatorSubtaskState restore = deployment.restoreState().getOrDefault(v.id(), OperatorSubtaskState.empty());
+            OperatorStateBackend opState = createOperatorStateBackend(v.id(), restore);
+            KeyedStateBackend keyed = null;
+            if (v.keyed()) {
+                KeyGroupRange range = KeyGroupAssignment.rangeForSubtask(maxParallelism, v.parallelism(), taskId().subtaskIndex());
+                keyed = services.stateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(deployment.jobName(), v.id(),
+                        taskId().subtaskIndex(), maxParallelism, range, new RowSerializer(deployment.headKeySelector().keySchema()),
+                        restore.keyedState()));
+                keyedBackends.add(keyed);
+            }
+            StreamOperator op = switch (v.kind()) {
+                case OPERATOR -> services.plugins().operator(v.type())
+                        .orElseThrow(() -> missingPlugin(v)).create(v.config(), v.inputSchema());
+                case SINK -> sinkOperator(services.plugins().sink(v.type()).orElseThrow(() -> missingPlugin(v)), v);
+                case SOURCE -> throw new IllegalStateException("source " + v.id() + " inside a chain");
+            };
+            DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
+                    v.parallelism(), deployment.restored(), opState, keyed);
+            long failAfter = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
+                    ? deployment.failAfterRecords().getOrDefault(v.id(), 0L) : 0L;
+            ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism, failAfter);
+            operators.add(co);
+            participants.add(new SnapshotParticipant(v.id(), op::snapshotState, opState, keyed, op));
+        }
+        // wire outputs tail to head
+        List<RecordWriter> writers = deployment.writers();
+        tailOutput = writers.isEmpty() ? row -> { } : writers.size() == 1 ? writers.get(0)::emit : row -> {
+            for (RecordWriter w : writers) {
+                w.emit(row);
+            }
+        };
+        Output next = tailOutput;
+        for (int i = operators.size() - 1; i >= 0; i--) {
+            operators.get(i).output = next;
+            next = operators.get(i).asOutput();
+        }
+        checkpoints = new SubtaskCheckpointCoordinator(deployment.jobName(), taskId(), participants, this::prepareSnapshotPreBarrier,
+                this::broadcastEvent, services.storage(), services.responder(), services.asyncOperations());
+        for (ChainedOperator co : operators) {
+            co.operator.initializeState(co.context);
+            co.operator.open();
+        }
+        openHead();
+    }
+
+    /** Initializes and opens the chain head when it is not a {@link StreamOperator} (a source reader). */
+    protected void openHead() throws Exception {
+    }
+
+    /** @return the output that feeds the first chained operator (or the writers if there is none) */
+    protected Output chainInput() {
+        return operators.isEmpty() ? tailOutput : operators.get(0).asOutput();
+    }
+
+    protected OperatorStateBackend createOperatorStateBackend(String operatorId, OperatorSubtaskState restore) throws Exception {
+        OperatorStateBackend b = services.stateBackend().createOperatorStateBackend(operatorId, restore.operatorState());
+        operatorBackends.add(b);
+        return b;
+    }
+
+    protected static IllegalStateException missingPlugin(JobVertex v) {
+        return new IllegalStateException("plugin type '" + v.type() + "' of operator '" + v.id()
+                + "' is no longer installed; reinstall its bundle into plugins/");
+    }
+
+    private static <T> StreamOperator sinkOperator(SinkFactory factory, JobVertex v) {
+        @SuppressWarnings("unchecked")
+        io.weir.api.sink.TwoPhaseCommittingSink<T> sink = (io.weir.api.sink.TwoPhaseCommittingSink<T>) factory.create(v.config(), v.inputSchema());
+        return new TwoPhaseCommitSinkOperator<>(sink);
+    }
+
+    private void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        for (ChainedOperator co : operators) {
+            co.operator.prepareSnapshotPreBarrier(checkpointId, co.output);
+        }
+    }
+
+    /** Sends an event on every output channel behind all data. */
+    protected void broadcastEvent(Object event) {
+        for (RecordWriter w : deployment.writers()) {
+            w.broadcastEvent(event);
+        }
+    }
+
+    /** @return whether every writer can take a record (false = backpressured) */
+    protected boolean outputAvailable() {
+        for (RecordWriter w : deployment.writers()) {
+            if (!w.isAvailable()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Runs {@code checkpointState} for a barrier (task thread). */
+    protected void performCheckpoint(CheckpointBarrier barrier, BarrierAlignment alignment) {
+        if (barrier.options().isFinal()) {
+            finalCheckpointId = barrier.checkpointId();
+        }
+        checkpoints.checkpointState(barrier, alignment);
+    }
+
+    /**
+     * All input is processed: finish the chain head to tail, flush, send end-of-data downstream and
+     * wait for the final checkpoint (task thread).
+     */
+    protected void finishData() throws Exception {
+        for (ChainedOperator co : operators) {
+            co.operator.finish(co.output);
+        }
+        broadcastEvent(EndOfData.INSTANCE);
+        transition(TaskState.FINISHING);
+        LOG.info("Task {} of job {} processed all input; waiting for the final checkpoint", taskId(), deployment.jobName());
+        services.listener().onFinishedData(taskId());
+    }
+
+    /** Sends every partly filled buffer (buffer timeout); thread-safe, runs as a mail. */
+    public void requestFlush() {
+        if (state == TaskState.RUNNING) {
+            mailbox.put(new Mail("flush output", () -> deployment.writers().forEach(RecordWriter::flushAll)));
+        }
+    }
+
+    @Override
+    public void triggerCheckpoint(long checkpointId, long timestamp, CheckpointOptions options) {
+        mailbox.put(new Mail("trigger checkpoint " + checkpointId, () -> {
+            long startDelay = Math.max(0, System.currentTimeMillis() - timestamp);
+            performCheckpoint(new CheckpointBarrier(checkpointId, timestamp, options), new BarrierAlignment(startDelay, 0, 0));
+        }));
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        mailbox.put(new Mail("notify checkpoint " + checkpointId + " complete", () -> {
+            checkpoints.notifyCheckpointComplete(checkpointId);
+            if (state == TaskState.FINISHING && finalCheckpointId > 0 && checkpointId >= finalCheckpointId) {
+                processor.stop();
+            }
+        }));
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        mailbox.put(new Mail("notify checkpoint " + checkpointId + " aborted", () -> checkpoints.notifyCheckpointAborted(checkpointId)));
+    }
+
+    /** Closes operators and backends and releases network buffers; never throws. */
+    private void closeAll() {
+        for (ChainedOperator co : operators) {
+            try {
+                co.operator.close();
+            } catch (Throwable t) {
+                LOG.warn("Closing operator {} of task {} failed", co.operatorId, taskId(), t);
+            }
+        }
+        closeHead();
+        for (RecordWriter w : deployment.writers()) {
+            w.release();
+        }
+        if (deployment.inputGate() != null) {
+            deployment.inputGate().releaseAll();
+        }
+        keyedBackends.forEach(KeyedStateBackend::close);
+        operatorBackends.forEach(OperatorStateBackend::close);
+    }
+
+    /** Closes the chain head when it is not a {@link StreamOperator}. */
+    protected void closeHead() {
+    }
+
+    /** @return a debug label */
+    @Override
+    public String toString() {
+        return deployment.jobName() + "/" + taskId();
+    }
+
+    /** Processes one row through the chain head. */
+    protected void processRow(Row row) throws Exception {
+        operators.get(0).process(row);
+    }
+}
