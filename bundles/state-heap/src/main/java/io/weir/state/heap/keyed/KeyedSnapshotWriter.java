@@ -1,0 +1,119 @@
+package io.weir.state.heap.keyed;
+
+import io.weir.api.Row;
+import io.weir.api.serialization.Serializers;
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.storage.CheckpointStateOutputStream;
+import io.weir.core.storage.CheckpointStreamFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The asynchronous part of a keyed heap snapshot: writes the picture taken by
+ * {@link HeapKeyedStateBackend#snapshot} in the {@link KeyedSnapshotFormat}. It only reads captured
+ * maps, which the task thread never modifies again (copy-on-write, {@link StateTable}), and restored
+ * bytes, which are immutable; so it runs on any thread with no locks and no coordination with the task.
+ * Safe publication: all captured references are in final fields, set before the task thread hands this
+ * object to the AsyncOperations pool.
+ */
+final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
+    /** One state as of the snapshot: either live (state + captured maps) or restored-but-unregistered bytes. */
+    record Picture<V>(String name, StateKind kind, AbstractHeapState<V> state, Map<Row, V>[] maps,
+            RestoredState restored) {
+        boolean hasEntries(int index) {
+            if (restored != null) {
+                return restored.entryCounts[index] > 0;
+            }
+            Map<Row, V> m = maps[index];
+            return m != null && !m.isEmpty();
+        }
+    }
+
+    private final long checkpointId;
+    private final KeyGroupRange range;
+    private final TypeSerializer<Row> keySerializer;
+    private final List<Picture<?>> pictures;
+    private final CheckpointStreamFactory streams;
+    private final String context;
+
+    KeyedSnapshotWriter(long checkpointId, KeyGroupRange range, TypeSerializer<Row> keySerializer,
+            List<Picture<?>> pictures, CheckpointStreamFactory streams, String context) {
+        this.checkpointId = checkpointId;
+        this.range = range;
+        this.keySerializer = keySerializer;
+        this.pictures = List.copyOf(pictures);
+        this.streams = streams;
+        this.context = context;
+    }
+
+    /**
+     * @return the handle: the key-group range, one offset per key group, the stream
+     * @throws IOException naming the checkpoint and subtask if creating or writing the stream fails
+     *         (the stream is then discarded)
+     */
+    @Override
+    public KeyGroupsStateHandle write() throws IOException {
+        CheckpointStateOutputStream out = streams.createOutputStream();
+        try {
+            DataOutputStream data = new DataOutputStream(out);
+            data.writeInt(KeyedSnapshotFormat.MAGIC);
+            data.writeInt(KeyedSnapshotFormat.VERSION);
+            ByteArrayOutputStream scratch = new ByteArrayOutputStream(4096);
+            DataOutputStream scratchData = new DataOutputStream(scratch);
+            long[] offsets = new long[range.size()];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = out.position();
+                data.writeInt(range.start() + i);
+                int count = 0;
+                for (Picture<?> p : pictures) {
+                    if (p.hasEntries(i)) {
+                        count++;
+                    }
+                }
+                data.writeInt(count);
+                for (Picture<?> p : pictures) {
+                    if (p.hasEntries(i)) {
+                        writeState(p, i, data, scratch, scratchData);
+                    }
+                }
+            }
+            data.flush();
+            StreamStateHandle handle = out.closeAndGetHandle();
+            return new KeyGroupsStateHandle(range, offsets, handle);
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw new IOException("writing keyed state of checkpoint " + checkpointId + " (" + context + ") failed: " + e, e);
+        }
+    }
+
+    private <V> void writeState(Picture<V> p, int index, DataOutputStream data, ByteArrayOutputStream scratch,
+            DataOutputStream scratchData) throws IOException {
+        Serializers.writeString(p.name(), data);
+        data.writeByte(p.kind().code);
+        if (p.restored() != null) {
+            byte[] bytes = p.restored().entries[index];
+            data.writeInt(p.restored().entryCounts[index]);
+            data.writeInt(bytes.length);
+            data.write(bytes);
+            return;
+        }
+        Map<Row, V> map = p.maps()[index];
+        scratch.reset();
+        for (Map.Entry<Row, V> e : map.entrySet()) {
+            keySerializer.serialize(e.getKey(), scratchData);
+            p.state().writeValue(e.getValue(), scratchData);
+        }
+        scratchData.flush();
+        data.writeInt(map.size());
+        data.writeInt(scratch.size());
+        scratch.writeTo(data);
+    }
+}

@@ -1,0 +1,121 @@
+package io.weir.state.heap.operator;
+
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.state.ListState;
+import io.weir.core.checkpoint.OperatorStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.OperatorStateBackend;
+import io.weir.core.storage.CheckpointStreamFactory;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Operator (non-keyed) list state on the heap (PROTOCOL.md §7). The synchronous part of a snapshot
+ * copies each list (operator state is small); the asynchronous part ({@link OperatorSnapshotWriter})
+ * writes the copies with one offset per element ({@link OperatorStateHandle#stateOffsets()}), so the
+ * coordinator can redistribute elements round-robin on rescale. Restore reads the elements listed in
+ * each handle and concatenates lists of the same name; they are deserialized when the operator
+ * registers the state, and restored states it never registers are carried into later snapshots.
+ *
+ * <p>Task thread only, except the returned {@link AsyncSnapshot}.
+ */
+public final class HeapOperatorStateBackend implements OperatorStateBackend {
+    private final String context;
+    // Task thread only. Insertion order = snapshot order.
+    private final Map<String, HeapOperatorListState<?>> states = new LinkedHashMap<>();
+    // Task thread only. Restored, not yet registered; the lists are never modified.
+    private final Map<String, List<byte[]>> restored;
+    // Task thread only.
+    private boolean closed;
+
+    /**
+     * @param operatorId operator, for errors
+     * @param restoreState handles to restore from (empty on a fresh start)
+     * @throws IOException naming the file and the operator if restore state is missing or corrupt
+     */
+    public HeapOperatorStateBackend(String operatorId, List<OperatorStateHandle> restoreState) throws IOException {
+        this.context = "operator " + operatorId;
+        this.restored = OperatorStateRestorer.restore(restoreState, context);
+    }
+
+    /**
+     * @throws IllegalStateException if the name was registered with another serializer instance, or
+     *         the backend is closed
+     * @throws UncheckedIOException naming the state if restored elements do not deserialize
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> ListState<T> getListState(String name, TypeSerializer<T> serializer) {
+        if (closed) {
+            throw new IllegalStateException("operator state backend of " + context + " is closed");
+        }
+        HeapOperatorListState<?> existing = states.get(name);
+        if (existing != null) {
+            if (existing.serializer != serializer) {
+                throw new IllegalStateException("operator state '" + name + "' of " + context
+                        + " is registered with another serializer instance");
+            }
+            return (ListState<T>) existing;
+        }
+        HeapOperatorListState<T> state = new HeapOperatorListState<>(name, serializer);
+        List<byte[]> bytes = restored.remove(name);
+        if (bytes != null) {
+            for (int i = 0; i < bytes.size(); i++) {
+                try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.get(i)))) {
+                    state.add(serializer.deserialize(in));
+                } catch (IOException | RuntimeException e) {
+                    throw new UncheckedIOException(new IOException("cannot deserialize element " + i + " of restored operator state '"
+                            + name + "' of " + context + " (serializer changed incompatibly?): " + e.getMessage(), e));
+                }
+            }
+        }
+        states.put(name, state);
+        return state;
+    }
+
+    /**
+     * Synchronous part: copies every list (O(operator state size), which is small by nature).
+     *
+     * @return the asynchronous part; it yields null without creating a stream if every list is empty
+     * @throws IllegalStateException if the backend is closed
+     */
+    @Override
+    public AsyncSnapshot<OperatorStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) {
+        if (closed) {
+            throw new IllegalStateException("operator state backend of " + context + " is closed");
+        }
+        List<OperatorSnapshotWriter.Picture<?>> pictures = new ArrayList<>();
+        boolean empty = true;
+        for (HeapOperatorListState<?> s : states.values()) {
+            empty &= s.isEmpty();
+            pictures.add(picture(s));
+        }
+        for (Map.Entry<String, List<byte[]>> e : restored.entrySet()) {
+            empty &= e.getValue().isEmpty();
+            pictures.add(new OperatorSnapshotWriter.Picture<>(e.getKey(), null, null, List.copyOf(e.getValue())));
+        }
+        if (empty) {
+            return () -> null;
+        }
+        return new OperatorSnapshotWriter(checkpointId, pictures, streams, context);
+    }
+
+    private static <T> OperatorSnapshotWriter.Picture<T> picture(HeapOperatorListState<T> s) {
+        return new OperatorSnapshotWriter.Picture<>(s.name, s.serializer, s.copy(), null);
+    }
+
+    /** Drops all state; snapshots already taken can still be written. */
+    @Override
+    public void close() {
+        closed = true;
+        states.clear();
+        restored.clear();
+    }
+}

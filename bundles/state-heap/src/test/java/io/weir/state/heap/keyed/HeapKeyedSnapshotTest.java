@@ -1,0 +1,384 @@
+package io.weir.state.heap.keyed;
+
+import io.weir.api.RowSerializer;
+import io.weir.api.serialization.Serializers;
+import io.weir.api.state.ListState;
+import io.weir.api.state.MapState;
+import io.weir.api.state.ReducingState;
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.state.heap.FileStreamFactory;
+import io.weir.state.heap.HeapStateBackend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.KEY_SCHEMA;
+import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.MAX_PARALLELISM;
+import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.key;
+import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.setKey;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class HeapKeyedSnapshotTest {
+    private static final int KEYS = 500;
+    private static final KeyGroupRange ALL = new KeyGroupRange(0, MAX_PARALLELISM - 1);
+
+    @TempDir
+    Path dir;
+
+    private final ExecutorService asyncPool = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void stopPool() {
+        asyncPool.shutdownNow();
+    }
+
+    /**
+     * Drives one kind of state and an independent model of it: {@link #apply} changes both the same
+     * way; model values are immutable, so a shallow copy of the model map is a snapshot of it.
+     */
+    enum Kind {
+        VALUE {
+            @Override
+            StateDescriptor<?> descriptor() {
+                return new StateDescriptor.Value<>("value", Serializers.LONG);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            void apply(Object state, long k, long step, Map<Long, Object> model) {
+                ValueState<Long> s = (ValueState<Long>) state;
+                if (step % 17 == 0) {
+                    s.clear();
+                    model.remove(k);
+                } else {
+                    s.update(step * 31 + k);
+                    model.put(k, step * 31 + k);
+                }
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            Object read(Object state) {
+                return ((ValueState<Long>) state).value();
+            }
+        },
+        LIST {
+            @Override
+            StateDescriptor<?> descriptor() {
+                return new StateDescriptor.List<>("list", Serializers.LONG);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            void apply(Object state, long k, long step, Map<Long, Object> model) {
+                ListState<Long> s = (ListState<Long>) state;
+                if (step % 23 == 0) {
+                    s.update(List.of(step, k));
+                    model.put(k, List.of(step, k));
+                } else if (step % 29 == 0) {
+                    s.clear();
+                    model.remove(k);
+                } else {
+                    s.add(step);
+                    List<Long> l = new ArrayList<>((List<Long>) model.getOrDefault(k, List.of()));
+                    l.add(step);
+                    model.put(k, List.copyOf(l));
+                }
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            Object read(Object state) {
+                List<Long> l = ((ListState<Long>) state).get();
+                return l.isEmpty() ? null : l;
+            }
+        },
+        MAP {
+            @Override
+            StateDescriptor<?> descriptor() {
+                return new StateDescriptor.Map<>("map", Serializers.LONG, Serializers.STRING);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            void apply(Object state, long k, long step, Map<Long, Object> model) {
+                MapState<Long, String> s = (MapState<Long, String>) state;
+                Map<Long, String> m = new HashMap<>((Map<Long, String>) model.getOrDefault(k, Map.of()));
+                if (step % 7 == 0) {
+                    s.remove(step % 5);
+                    m.remove(step % 5);
+                } else {
+                    s.put(step % 5, "v" + step);
+                    m.put(step % 5, "v" + step);
+                }
+                if (m.isEmpty()) {
+                    model.remove(k);
+                } else {
+                    model.put(k, Map.copyOf(m));
+                }
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            Object read(Object state) {
+                Map<Long, String> m = ((MapState<Long, String>) state).entries();
+                return m.isEmpty() ? null : m;
+            }
+        },
+        REDUCING {
+            @Override
+            StateDescriptor<?> descriptor() {
+                return new StateDescriptor.Reducing<Long>("reducing", Long::sum, Serializers.LONG);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            void apply(Object state, long k, long step, Map<Long, Object> model) {
+                try {
+                    ((ReducingState<Long>) state).add(step);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                model.merge(k, step, (a, b) -> (Long) a + (Long) b);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            Object read(Object state) {
+                return ((ReducingState<Long>) state).get();
+            }
+        };
+
+        abstract StateDescriptor<?> descriptor();
+
+        abstract void apply(Object state, long key, long step, Map<Long, Object> model);
+
+        abstract Object read(Object state);
+    }
+
+    private static KeyedStateBackend backend(KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {
+        return new HeapStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters("job", "op", 0,
+                MAX_PARALLELISM, range, new RowSerializer(KEY_SCHEMA), restore));
+    }
+
+    /** Applies one step to key {@code step % KEYS}. */
+    private static void step(KeyedStateBackend b, Kind kind, Object state, long step, Map<Long, Object> model) {
+        long k = step % KEYS;
+        setKey(b, k);
+        kind.apply(state, k, step, model);
+    }
+
+    /** Asserts that {@code handle}, restored into {@code range}, holds exactly {@code expected} for the keys in range. */
+    private static void assertRestoredEquals(Kind kind, KeyGroupRange range, List<KeyGroupsStateHandle> handles,
+            Map<Long, Object> expected) throws Exception {
+        KeyedStateBackend restored = backend(range, handles);
+        Object state = restored.getState(kind.descriptor());
+        Map<Long, Object> actual = new HashMap<>();
+        Map<Long, Object> expectedInRange = new HashMap<>();
+        for (long k = 0; k < KEYS; k++) {
+            int kg = KeyGroupAssignment.keyGroupFor(key(k), MAX_PARALLELISM);
+            if (!range.contains(kg)) {
+                continue;
+            }
+            restored.setCurrentKey(key(k), kg);
+            Object v = kind.read(state);
+            if (v != null) {
+                actual.put(k, v);
+            }
+            if (expected.containsKey(k)) {
+                expectedInRange.put(k, expected.get(k));
+            }
+        }
+        assertThat(actual).isEqualTo(expectedInRange);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void snapshotRoundTripRestoresEveryKey(Kind kind) throws Exception {
+        KeyedStateBackend b = backend(ALL, List.of());
+        Object state = b.getState(kind.descriptor());
+        Map<Long, Object> model = new HashMap<>();
+        for (long s = 1; s <= 3 * KEYS; s++) {
+            step(b, kind, state, s, model);
+        }
+        KeyGroupsStateHandle handle = b.snapshot(1, new FileStreamFactory(dir)).write();
+        assertThat(handle.range()).isEqualTo(ALL);
+        assertRestoredEquals(kind, ALL, List.of(handle), model);
+    }
+
+    /**
+     * Copy-on-write: the writer is held at its first byte while the task thread keeps changing state,
+     * then runs on another thread while the task thread still changes state; the restore must give the
+     * model as it was at the synchronous part.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void asyncPartWritesExactlyTheValuesAtSnapshotTimeWhileTaskKeepsUpdating(Kind kind) throws Exception {
+        KeyedStateBackend b = backend(ALL, List.of());
+        Object state = b.getState(kind.descriptor());
+        Map<Long, Object> model = new HashMap<>();
+        long s = 1;
+        for (; s <= 4 * KEYS; s++) {
+            step(b, kind, state, s, model);
+        }
+        CountDownLatch gate = new CountDownLatch(1);
+        FileStreamFactory streams = new FileStreamFactory(dir, gate);
+        AsyncSnapshot<KeyGroupsStateHandle> async = b.snapshot(1, streams);
+        Map<Long, Object> expected = new HashMap<>(model);
+        Future<KeyGroupsStateHandle> future = asyncPool.submit(async::write);
+        assertThat(streams.writing.await(10, TimeUnit.SECONDS)).isTrue();
+
+        for (long until = s + 5 * KEYS; s < until; s++) {
+            step(b, kind, state, s, model);
+        }
+        gate.countDown();
+        long during = 0;
+        while (!future.isDone()) {
+            step(b, kind, state, s++, model);
+            during++;
+        }
+        KeyGroupsStateHandle handle = future.get();
+
+        assertThat(model).isNotEqualTo(expected);
+        assertRestoredEquals(kind, ALL, List.of(handle), expected);
+        // The live state followed every update, unaffected by copying.
+        for (long k = 0; k < KEYS; k++) {
+            setKey(b, k);
+            assertThat(kind.read(state)).as("key %d (%d updates during the write)", k, during).isEqualTo(model.get(k));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void secondSnapshotWhileFirstIsStillWritingIsAlsoConsistent(Kind kind) throws Exception {
+        KeyedStateBackend b = backend(ALL, List.of());
+        Object state = b.getState(kind.descriptor());
+        Map<Long, Object> model = new HashMap<>();
+        long s = 1;
+        for (; s <= 2 * KEYS; s++) {
+            step(b, kind, state, s, model);
+        }
+        CountDownLatch gate = new CountDownLatch(1);
+        FileStreamFactory gated = new FileStreamFactory(dir, gate);
+        Future<KeyGroupsStateHandle> first = asyncPool.submit(b.snapshot(1, gated)::write);
+        Map<Long, Object> expected1 = new HashMap<>(model);
+        assertThat(gated.writing.await(10, TimeUnit.SECONDS)).isTrue();
+
+        for (long until = s + 3 * KEYS; s < until; s++) {
+            step(b, kind, state, s, model);
+        }
+        AsyncSnapshot<KeyGroupsStateHandle> second = b.snapshot(2, new FileStreamFactory(dir));
+        Map<Long, Object> expected2 = new HashMap<>(model);
+        ExecutorService secondPool = Executors.newSingleThreadExecutor();
+        try {
+            Future<KeyGroupsStateHandle> secondFuture = secondPool.submit(second::write);
+            while (!secondFuture.isDone()) {
+                step(b, kind, state, s++, model);
+            }
+            for (long until = s + 2 * KEYS; s < until; s++) {
+                step(b, kind, state, s, model);
+            }
+            gate.countDown();
+            KeyGroupsStateHandle handle1 = first.get(30, TimeUnit.SECONDS);
+            assertThat(expected1).isNotEqualTo(expected2);
+            assertRestoredEquals(kind, ALL, List.of(handle1), expected1);
+            assertRestoredEquals(kind, ALL, List.of(secondFuture.get()), expected2);
+        } finally {
+            secondPool.shutdownNow();
+        }
+    }
+
+    @Test
+    void restoreIntoSmallerRangeReadsOnlyItsKeyGroups() throws Exception {
+        Kind kind = Kind.MAP;
+        KeyedStateBackend b = backend(ALL, List.of());
+        Object state = b.getState(kind.descriptor());
+        Map<Long, Object> model = new HashMap<>();
+        for (long s = 1; s <= 3 * KEYS; s++) {
+            step(b, kind, state, s, model);
+        }
+        KeyGroupsStateHandle handle = b.snapshot(1, new FileStreamFactory(dir)).write();
+
+        // Scramble every byte of key groups 0..63 (after the header): a restore of 64..127 must not look.
+        KeyGroupRange upper = new KeyGroupRange(64, 127);
+        try (RandomAccessFile f = new RandomAccessFile(((FileStateHandle) handle.delegate()).path(), "rw")) {
+            long from = handle.offsetOf(0);
+            byte[] junk = new byte[(int) (handle.offsetOf(64) - from)];
+            java.util.Arrays.fill(junk, (byte) 0xEE);
+            f.seek(from);
+            f.write(junk);
+        }
+        assertRestoredEquals(kind, upper, List.of(handle), model);
+        // Sanity: the scrambled part really is unreadable.
+        assertThatThrownBy(() -> backend(new KeyGroupRange(0, 63), List.of(handle))).isInstanceOf(IOException.class)
+                .hasMessageContaining(((FileStateHandle) handle.delegate()).path()).hasMessageContaining("subtask 0");
+    }
+
+    @Test
+    void restoreFromSeveralHandlesMergesTheirKeyGroups() throws Exception {
+        Kind kind = Kind.VALUE;
+        KeyedStateBackend low = backend(new KeyGroupRange(0, 63), List.of());
+        KeyedStateBackend high = backend(new KeyGroupRange(64, 127), List.of());
+        Object lowState = low.getState(kind.descriptor());
+        Object highState = high.getState(kind.descriptor());
+        Map<Long, Object> model = new HashMap<>();
+        for (long s = 1; s <= 2 * KEYS; s++) {
+            long k = s % KEYS;
+            int kg = KeyGroupAssignment.keyGroupFor(key(k), MAX_PARALLELISM);
+            KeyedStateBackend owner = kg < 64 ? low : high;
+            owner.setCurrentKey(key(k), kg);
+            kind.apply(kg < 64 ? lowState : highState, k, s, model);
+        }
+        List<KeyGroupsStateHandle> handles = List.of(low.snapshot(1, new FileStreamFactory(dir)).write(),
+                high.snapshot(1, new FileStreamFactory(dir)).write());
+        assertRestoredEquals(kind, ALL, handles, model);
+        assertRestoredEquals(kind, new KeyGroupRange(32, 95), handles, model);
+    }
+
+    @Test
+    void restoredStateNotYetRegisteredIsCarriedIntoTheNextSnapshot() throws Exception {
+        KeyedStateBackend b = backend(ALL, List.of());
+        Map<Long, Object> valueModel = new HashMap<>();
+        Map<Long, Object> listModel = new HashMap<>();
+        Object value = b.getState(Kind.VALUE.descriptor());
+        Object list = b.getState(Kind.LIST.descriptor());
+        for (long s = 1; s <= KEYS; s++) {
+            step(b, Kind.VALUE, value, s, valueModel);
+            step(b, Kind.LIST, list, s, listModel);
+        }
+        KeyGroupsStateHandle first = b.snapshot(1, new FileStreamFactory(dir)).write();
+
+        KeyedStateBackend restored = backend(ALL, List.of(first));
+        restored.getState(Kind.VALUE.descriptor()); // the list state is never registered
+        KeyGroupsStateHandle second = restored.snapshot(2, new FileStreamFactory(dir)).write();
+
+        assertRestoredEquals(Kind.LIST, ALL, List.of(second), listModel);
+        assertRestoredEquals(Kind.VALUE, ALL, List.of(second), valueModel);
+        assertThatThrownBy(() -> backend(ALL, List.of(second)).getState(new StateDescriptor.Value<>("list", Serializers.LONG)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("checkpointed as LIST");
+    }
+}

@@ -1,0 +1,273 @@
+package io.weir.storage.fs;
+
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.storage.CheckpointStorage;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checkpoint storage of one job on a (local or mounted) file system (PROTOCOL.md §7):
+ * <pre>
+ * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/&lt;uuid&gt;        state files, written by tasks
+ * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/_metadata     written last by {@link #finalizeCheckpoint}; its presence = complete
+ * </pre>
+ * The {@code _metadata} format is {@link MetadataSerializer}'s (docs/checkpoint-format.md).
+ *
+ * <p>Thread-safe without locks: it holds only immutable fields; concurrent calls touch different
+ * files (state files have UUID names; each checkpoint id is finalised once).
+ */
+public final class FsCheckpointStorage implements CheckpointStorage {
+    /** Name of the file that makes a checkpoint complete. */
+    public static final String METADATA_FILE = "_metadata";
+    /** Name the metadata is written under before the atomic rename. */
+    public static final String METADATA_IN_PROGRESS_FILE = "_metadata.inprogress";
+    /** Prefix of a checkpoint directory; the id follows in decimal. */
+    public static final String CHECKPOINT_DIR_PREFIX = "chk-";
+
+    private static final Logger LOG = LoggerFactory.getLogger(FsCheckpointStorage.class);
+    private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d+)");
+
+    private final Path jobDirectory;
+    private final String jobName;
+    private final MetadataSerializer serializer = new MetadataSerializer();
+
+    /**
+     * Creates {@code baseDirectory/jobName/} if needed.
+     *
+     * @param baseDirectory the checkpoint directory of all jobs
+     * @param jobName the job; one path segment
+     * @throws IllegalArgumentException if {@code jobName} is empty, {@code .}, {@code ..} or contains a separator
+     * @throws IOException naming the directory if it cannot be created or is not writable
+     */
+    public FsCheckpointStorage(Path baseDirectory, String jobName) throws IOException {
+        if (jobName == null || jobName.isEmpty() || jobName.equals(".") || jobName.equals("..")
+                || jobName.contains("/") || jobName.contains("\\")) {
+            throw new IllegalArgumentException("job name '" + jobName + "' cannot be used as a checkpoint directory name");
+        }
+        this.jobName = jobName;
+        this.jobDirectory = baseDirectory.resolve(jobName).toAbsolutePath();
+        try {
+            Files.createDirectories(jobDirectory);
+        } catch (IOException e) {
+            throw new IOException("cannot create checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
+        }
+        if (!Files.isWritable(jobDirectory)) {
+            throw new IOException("checkpoint directory " + jobDirectory + " of job " + jobName + " is not writable");
+        }
+    }
+
+    /** @return the absolute directory of this job's checkpoints */
+    public Path jobDirectory() {
+        return jobDirectory;
+    }
+
+    /** @return the directory of checkpoint {@code checkpointId} (which may not exist) */
+    public Path checkpointDirectory(long checkpointId) {
+        return jobDirectory.resolve(CHECKPOINT_DIR_PREFIX + checkpointId);
+    }
+
+    /** Creates {@code chk-<id>/}; calling it again for the same id is harmless. */
+    @Override
+    public CheckpointStreamFactory initCheckpoint(long checkpointId) throws IOException {
+        Path dir = checkpointDirectory(checkpointId);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IOException("cannot create directory " + dir + " for checkpoint " + checkpointId
+                    + " of job " + jobName + ": " + e, e);
+        }
+        return resolveCheckpoint(checkpointId);
+    }
+
+    /**
+     * Does no I/O: a missing directory is reported by
+     * {@link CheckpointStreamFactory#createOutputStream()}, naming it.
+     */
+    @Override
+    public CheckpointStreamFactory resolveCheckpoint(long checkpointId) {
+        return new FsCheckpointStreamFactory(checkpointDirectory(checkpointId), context(checkpointId));
+    }
+
+    /**
+     * Writes {@code _metadata.inprogress}, fsyncs it, renames it atomically to {@code _metadata} and
+     * fsyncs the directory, so after a crash either the complete file or no {@code _metadata} exists.
+     *
+     * @return the checkpoint directory's absolute path
+     * @throws IllegalArgumentException if the metadata belongs to another job
+     * @throws IOException naming the file if writing, syncing or renaming fails, or if the checkpoint
+     *         already has a {@code _metadata} (a completed checkpoint is never overwritten)
+     */
+    @Override
+    public String finalizeCheckpoint(CheckpointMetadata metadata) throws IOException {
+        if (!metadata.jobName().equals(jobName)) {
+            throw new IllegalArgumentException("metadata of job " + metadata.jobName() + " given to the storage of job " + jobName);
+        }
+        long id = metadata.checkpointId();
+        Path dir = checkpointDirectory(id);
+        Path target = dir.resolve(METADATA_FILE);
+        Path temp = dir.resolve(METADATA_IN_PROGRESS_FILE);
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString(), null,
+                    "checkpoint " + id + " of job " + jobName + " is already complete");
+        }
+        byte[] bytes = serializer.serialize(metadata);
+        try {
+            Files.createDirectories(dir);
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            fsyncDirectory(dir);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IOException("cannot write checkpoint metadata " + target + " (" + context(id) + ", "
+                    + bytes.length + " bytes); the checkpoint is not complete: " + e, e);
+        }
+        LOG.debug("Wrote {} ({} bytes) for {}", target, bytes.length, context(id));
+        return dir.toString();
+    }
+
+    /**
+     * @param pointer a checkpoint directory or its {@code _metadata} file, absolute or relative to the
+     *        working directory (so any job's checkpoint or savepoint can be loaded)
+     * @throws IOException naming the file, the problem and that the checkpoint cannot be used, if the
+     *         file is missing, unreadable, truncated, not a metadata file, of an unknown version or corrupt
+     */
+    @Override
+    public CheckpointMetadata loadCheckpoint(String pointer) throws IOException {
+        Path p = Path.of(pointer).toAbsolutePath();
+        Path file = Files.isDirectory(p) ? p.resolve(METADATA_FILE) : p;
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new IOException("checkpoint metadata file " + file + " does not exist (checkpoint never completed,"
+                    + " or discarded); the checkpoint cannot be used", e);
+        } catch (IOException e) {
+            throw new IOException("checkpoint metadata file " + file + " cannot be read (" + e
+                    + "); the checkpoint cannot be used", e);
+        }
+        return serializer.deserialize(bytes, file.toString());
+    }
+
+    /**
+     * Scans {@code chk-*} directories from the highest id down and returns the first whose
+     * {@code _metadata} loads cleanly. Directories without {@code _metadata} (in progress or aborted)
+     * are skipped silently; corrupt ones are skipped with a WARN log.
+     */
+    @Override
+    public Optional<String> findLatestCompletedCheckpoint() throws IOException {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {
+            for (Path d : dirs) {
+                Matcher m = CHECKPOINT_DIR.matcher(d.getFileName().toString());
+                if (m.matches() && Files.isDirectory(d)) {
+                    try {
+                        ids.add(Long.parseLong(m.group(1)));
+                    } catch (NumberFormatException e) {
+                        LOG.warn("Ignoring directory {} of job {}: id out of range", d, jobName);
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new IOException("cannot list checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
+        }
+        ids.sort(Comparator.reverseOrder());
+        for (long id : ids) {
+            Path dir = checkpointDirectory(id);
+            if (!Files.exists(dir.resolve(METADATA_FILE))) {
+                LOG.debug("Skipping {}: no {} (in progress or aborted)", dir, METADATA_FILE);
+                continue;
+            }
+            try {
+                loadCheckpoint(dir.toString());
+                return Optional.of(dir.toString());
+            } catch (IOException e) {
+                LOG.warn("Skipping checkpoint {} of job {} while looking for the latest: {}", id, jobName, e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Deletes {@code chk-<id>/} and everything in it; does nothing if it does not exist. */
+    @Override
+    public void discardCheckpoint(long checkpointId) throws IOException {
+        Path dir = checkpointDirectory(checkpointId);
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new IOException("cannot discard " + dir + " (" + context(checkpointId) + "): " + e, e);
+        }
+        LOG.debug("Discarded {}", dir);
+    }
+
+    private static void fsyncDirectory(Path dir) throws IOException {
+        // Makes the rename durable (POSIX); the directory is opened read-only, which Linux allows.
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    private String context(long checkpointId) {
+        return "job " + jobName + " checkpoint " + checkpointId;
+    }
+
+    @Override
+    public String toString() {
+        return "FsCheckpointStorage[" + jobDirectory + "]";
+    }
+}

@@ -1,0 +1,284 @@
+package io.weir.storage.fs;
+
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.OperatorState;
+import io.weir.core.checkpoint.OperatorStateHandle;
+import io.weir.core.checkpoint.OperatorSubtaskState;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
+import io.weir.core.state.KeyGroupRange;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32;
+
+/**
+ * Encodes {@link CheckpointMetadata} in the binary {@code _metadata} format and decodes it again. The
+ * byte layout and the versioning policy are in {@code docs/checkpoint-format.md}; in short:
+ * {@code magic (4) | version (4) | body length (4) | body | CRC32 of all preceding bytes (4)}, big-endian.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class MetadataSerializer {
+    /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
+    public static final int MAGIC = 0x57434D44;
+    /** The format version this class writes, and the newest it reads. */
+    public static final int CURRENT_VERSION = 1;
+
+    /** magic + version + body length. */
+    static final int HEADER_BYTES = 12;
+    /** CRC32 trailer. */
+    static final int TRAILER_BYTES = 4;
+
+    private static final byte HANDLE_FILE = 1;
+    private static final byte HANDLE_INLINE = 2;
+
+    /**
+     * @return the complete file content (header, body, CRC trailer) of {@code metadata}
+     * @throws IllegalArgumentException if a state handle has no stream (a bug in whoever built the metadata)
+     */
+    public byte[] serialize(CheckpointMetadata metadata) {
+        ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream(1024);
+        try (DataOutputStream body = new DataOutputStream(bodyBytes)) {
+            writeBody(metadata, body);
+        } catch (IOException e) {
+            throw new IllegalStateException("in-memory write failed", e);
+        }
+        byte[] b = bodyBytes.toByteArray();
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + b.length + TRAILER_BYTES);
+        out.putInt(MAGIC).putInt(CURRENT_VERSION).putInt(b.length).put(b);
+        CRC32 crc = new CRC32();
+        crc.update(out.array(), 0, out.position());
+        out.putInt((int) crc.getValue());
+        return out.array();
+    }
+
+    /**
+     * Decodes and validates a complete {@code _metadata} file, checking in this order: length, magic,
+     * version, body length, CRC, then the structure of the body.
+     *
+     * @param bytes the file content
+     * @param source the file, named in errors
+     * @return the metadata
+     * @throws IOException naming {@code source}, the problem and that the checkpoint cannot be used, if
+     *         the file is truncated, has a wrong magic number, an unknown version, a CRC mismatch or a
+     *         malformed body
+     */
+    public CheckpointMetadata deserialize(byte[] bytes, String source) throws IOException {
+        if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
+            throw corrupt(source, "is truncated: " + bytes.length + " bytes, shorter than the "
+                    + (HEADER_BYTES + TRAILER_BYTES) + "-byte header and trailer");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int magic = in.getInt();
+        if (magic != MAGIC) {
+            throw corrupt(source, String.format("is not a Weir checkpoint metadata file: magic number 0x%08X, expected 0x%08X",
+                    magic, MAGIC));
+        }
+        int version = in.getInt();
+        if (version < 1 || version > CURRENT_VERSION) {
+            throw corrupt(source, "has format version " + version + " but this Weir reads versions 1 to "
+                    + CURRENT_VERSION + (version > CURRENT_VERSION ? " (written by a newer Weir?)" : ""));
+        }
+        int bodyLength = in.getInt();
+        long expected = (long) HEADER_BYTES + bodyLength + TRAILER_BYTES;
+        if (bodyLength < 0 || expected > bytes.length) {
+            throw corrupt(source, "is truncated: " + bytes.length + " bytes, the header announces " + expected);
+        }
+        if (expected < bytes.length) {
+            throw corrupt(source, "has " + (bytes.length - expected) + " unexpected bytes after the end ("
+                    + expected + " bytes announced)");
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, HEADER_BYTES + bodyLength);
+        int stored = ByteBuffer.wrap(bytes, HEADER_BYTES + bodyLength, TRAILER_BYTES).getInt();
+        if (stored != (int) crc.getValue()) {
+            throw corrupt(source, String.format("is corrupt: CRC32 mismatch (stored 0x%08X, computed 0x%08X)",
+                    stored, (int) crc.getValue()));
+        }
+        try (DataInputStream body = new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, bodyLength))) {
+            CheckpointMetadata metadata = readBody(body);
+            if (body.available() != 0) {
+                throw new IOException(body.available() + " bytes left over after the last operator");
+            }
+            return metadata;
+        } catch (EOFException e) {
+            throw corrupt(source, "is corrupt: the body ends in the middle of a record", e);
+        } catch (IOException | IllegalArgumentException e) {
+            throw corrupt(source, "is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeBody(CheckpointMetadata m, DataOutputStream out) throws IOException {
+        out.writeLong(m.checkpointId());
+        writeString(m.jobName(), out);
+        out.writeLong(m.timestamp());
+        out.writeBoolean(m.isFinal());
+        // Sorted so that the same metadata always gives the same bytes.
+        Map<String, OperatorState> operators = new TreeMap<>(m.operatorStates());
+        out.writeInt(operators.size());
+        for (OperatorState op : operators.values()) {
+            writeString(op.operatorId(), out);
+            out.writeInt(op.parallelism());
+            out.writeInt(op.maxParallelism());
+            Map<Integer, OperatorSubtaskState> subtasks = new TreeMap<>(op.subtaskStates());
+            out.writeInt(subtasks.size());
+            for (Map.Entry<Integer, OperatorSubtaskState> e : subtasks.entrySet()) {
+                out.writeInt(e.getKey());
+                String where = "operator " + op.operatorId() + " subtask " + e.getKey();
+                List<OperatorStateHandle> opHandles = e.getValue().operatorState();
+                out.writeInt(opHandles.size());
+                for (OperatorStateHandle h : opHandles) {
+                    Map<String, long[]> offsets = new TreeMap<>(h.stateOffsets());
+                    out.writeInt(offsets.size());
+                    for (Map.Entry<String, long[]> s : offsets.entrySet()) {
+                        writeString(s.getKey(), out);
+                        writeLongs(s.getValue(), out);
+                    }
+                    writeStreamHandle(h.delegate(), where, out);
+                }
+                List<KeyGroupsStateHandle> keyed = e.getValue().keyedState();
+                out.writeInt(keyed.size());
+                for (KeyGroupsStateHandle h : keyed) {
+                    out.writeInt(h.range().start());
+                    out.writeInt(h.range().end());
+                    writeLongs(h.offsets(), out);
+                    writeStreamHandle(h.delegate(), where, out);
+                }
+            }
+        }
+    }
+
+    private static CheckpointMetadata readBody(DataInputStream in) throws IOException {
+        long checkpointId = in.readLong();
+        String jobName = readString(in);
+        long timestamp = in.readLong();
+        boolean isFinal = in.readBoolean();
+        int operatorCount = readCount(in, "operator count");
+        Map<String, OperatorState> operators = new HashMap<>();
+        for (int o = 0; o < operatorCount; o++) {
+            String operatorId = readString(in);
+            int parallelism = in.readInt();
+            int maxParallelism = in.readInt();
+            int subtaskCount = readCount(in, "subtask count of operator " + operatorId);
+            Map<Integer, OperatorSubtaskState> subtasks = new HashMap<>();
+            for (int s = 0; s < subtaskCount; s++) {
+                int index = in.readInt();
+                int opHandleCount = readCount(in, "operator state handle count");
+                List<OperatorStateHandle> opHandles = new ArrayList<>(opHandleCount);
+                for (int h = 0; h < opHandleCount; h++) {
+                    int stateCount = readCount(in, "operator state count");
+                    Map<String, long[]> offsets = new HashMap<>();
+                    for (int i = 0; i < stateCount; i++) {
+                        offsets.put(readString(in), readLongs(in));
+                    }
+                    opHandles.add(new OperatorStateHandle(offsets, readStreamHandle(in)));
+                }
+                int keyedCount = readCount(in, "keyed state handle count");
+                List<KeyGroupsStateHandle> keyed = new ArrayList<>(keyedCount);
+                for (int h = 0; h < keyedCount; h++) {
+                    KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
+                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in)));
+                }
+                if (subtasks.put(index, new OperatorSubtaskState(opHandles, keyed)) != null) {
+                    throw new IOException("operator " + operatorId + " lists subtask " + index + " twice");
+                }
+            }
+            if (operators.put(operatorId, new OperatorState(operatorId, parallelism, maxParallelism, subtasks)) != null) {
+                throw new IOException("operator " + operatorId + " is listed twice");
+            }
+        }
+        return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators);
+    }
+
+    private static void writeStreamHandle(StreamStateHandle handle, String where, DataOutputStream out) throws IOException {
+        if (handle == null) {
+            throw new IllegalArgumentException(where + " has a state handle without a stream");
+        }
+        if (handle instanceof FileStateHandle f) {
+            out.writeByte(HANDLE_FILE);
+            writeString(f.path(), out);
+            out.writeLong(f.size());
+        } else {
+            byte[] data = ((ByteStreamStateHandle) handle).data();
+            out.writeByte(HANDLE_INLINE);
+            out.writeInt(data.length);
+            out.write(data);
+        }
+    }
+
+    private static StreamStateHandle readStreamHandle(DataInputStream in) throws IOException {
+        byte kind = in.readByte();
+        return switch (kind) {
+            case HANDLE_FILE -> new FileStateHandle(readString(in), in.readLong());
+            case HANDLE_INLINE -> {
+                byte[] data = new byte[readCount(in, "inline state length")];
+                in.readFully(data);
+                yield new ByteStreamStateHandle(data);
+            }
+            default -> throw new IOException("unknown stream handle kind " + kind);
+        };
+    }
+
+    private static void writeLongs(long[] values, DataOutputStream out) throws IOException {
+        out.writeInt(values.length);
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    private static long[] readLongs(DataInputStream in) throws IOException {
+        int n = readCount(in, "offset count");
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
+    }
+
+    private static void writeString(String s, DataOutputStream out) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        byte[] b = new byte[readCount(in, "string length")];
+        in.readFully(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Reads a count and rejects values that cannot fit in what is left of the body. */
+    private static int readCount(DataInputStream in, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > in.available()) {
+            throw new IOException("implausible " + what + " " + n + " with " + in.available() + " bytes left");
+        }
+        return n;
+    }
+
+    private static IOException corrupt(String source, String problem) {
+        return new IOException(message(source, problem));
+    }
+
+    private static IOException corrupt(String source, String problem, Throwable cause) {
+        return new IOException(message(source, problem), cause);
+    }
+
+    private static String message(String source, String problem) {
+        return "checkpoint metadata file " + source + " " + problem + "; the checkpoint cannot be used";
+    }
+}

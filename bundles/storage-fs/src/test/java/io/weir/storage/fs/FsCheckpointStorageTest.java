@@ -1,0 +1,246 @@
+package io.weir.storage.fs;
+
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
+import io.weir.core.config.CheckpointingOptions;
+import io.weir.core.config.Configuration;
+import io.weir.core.storage.CheckpointStateOutputStream;
+import io.weir.core.storage.CheckpointStorage;
+import io.weir.core.storage.CheckpointStorageFactory;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FsCheckpointStorageTest {
+    @TempDir
+    Path base;
+
+    private FsCheckpointStorage storage;
+
+    @BeforeEach
+    void createStorage() throws IOException {
+        storage = new FsCheckpointStorage(base, "job");
+    }
+
+    private static byte[] randomBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static byte[] read(StreamStateHandle h) throws IOException {
+        try (InputStream in = h.open()) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static StreamStateHandle write(CheckpointStreamFactory f, byte[] data) throws IOException {
+        CheckpointStateOutputStream out = f.createOutputStream();
+        // Mixed single-byte and bulk writes exercise both paths across the buffer boundary.
+        int i = 0;
+        while (i < data.length) {
+            if (i % 3 == 0) {
+                out.write(data[i++]);
+            } else {
+                int n = Math.min(data.length - i, 1 + (i % 5000));
+                out.write(data, i, n);
+                i += n;
+            }
+        }
+        assertThat(out.position()).isEqualTo(data.length);
+        return out.closeAndGetHandle();
+    }
+
+    @Test
+    void factoryIsFoundThroughServiceLoaderAndUsesConfiguredDirectory() throws IOException {
+        CheckpointStorageFactory factory = ServiceLoader.load(CheckpointStorageFactory.class).stream()
+                .map(ServiceLoader.Provider::get).filter(f -> f.type().equals("filesystem")).findFirst().orElseThrow();
+        CheckpointStorage s = factory.create(
+                Configuration.empty().with(CheckpointingOptions.DIRECTORY.key(), base.resolve("cp").toString()), "wordcount");
+        s.initCheckpoint(3);
+        assertThat(base.resolve("cp/wordcount/chk-3")).isDirectory();
+    }
+
+    @Test
+    void jobNameThatIsNotOneDirectoryIsRejected() {
+        assertThatThrownBy(() -> new FsCheckpointStorage(base, "../evil")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("../evil");
+    }
+
+    @Test
+    void smallStreamIsInlineAndLargeStreamIsAnAbsoluteFile() throws IOException {
+        CheckpointStreamFactory f = storage.initCheckpoint(1);
+        byte[] small = randomBytes(FsCheckpointStateOutputStream.MEMORY_THRESHOLD_BYTES, 1);
+        byte[] large = randomBytes(FsCheckpointStateOutputStream.MEMORY_THRESHOLD_BYTES + 1, 2);
+        byte[] huge = randomBytes(300_000, 3);
+
+        StreamStateHandle smallHandle = write(f, small);
+        StreamStateHandle largeHandle = write(f, large);
+        StreamStateHandle hugeHandle = write(f, huge);
+
+        assertThat(smallHandle).isInstanceOf(ByteStreamStateHandle.class);
+        assertThat(read(smallHandle)).isEqualTo(small);
+        assertThat(largeHandle).isInstanceOf(FileStateHandle.class);
+        assertThat(Path.of(((FileStateHandle) largeHandle).path())).isAbsolute()
+                .hasParent(storage.checkpointDirectory(1));
+        assertThat(largeHandle.size()).isEqualTo(large.length);
+        assertThat(read(largeHandle)).isEqualTo(large);
+        assertThat(read(hugeHandle)).isEqualTo(huge);
+        try (var files = Files.list(storage.checkpointDirectory(1))) {
+            assertThat(files.count()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void closingWithoutHandleDeletesTheFile() throws IOException {
+        CheckpointStateOutputStream out = storage.initCheckpoint(1).createOutputStream();
+        out.write(randomBytes(10_000, 4));
+        out.close();
+        try (var files = Files.list(storage.checkpointDirectory(1))) {
+            assertThat(files.count()).isZero();
+        }
+        assertThatThrownBy(() -> out.write(1)).isInstanceOf(IOException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void streamOfMissingDirectoryFailsNamingIt() throws IOException {
+        storage.initCheckpoint(5);
+        storage.discardCheckpoint(5);
+        assertThatThrownBy(() -> storage.resolveCheckpoint(5).createOutputStream())
+                .hasMessageContaining(storage.checkpointDirectory(5).toString());
+    }
+
+    @Test
+    void failureToCreateTheStateFileNamesIt() throws IOException {
+        CheckpointStateOutputStream out = storage.initCheckpoint(6).createOutputStream();
+        out.write(randomBytes(100, 6));
+        storage.discardCheckpoint(6); // e.g. aborted while a task was still writing
+        assertThatThrownBy(() -> out.write(randomBytes(10_000, 7))).isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot create checkpoint state file " + storage.checkpointDirectory(6))
+                .hasMessageContaining("job job checkpoint 6");
+        out.close();
+    }
+
+    @Test
+    void finalizeThenLoadRoundTripsAndLeavesNoTemporaryFile() throws IOException {
+        storage.initCheckpoint(7);
+        CheckpointMetadata m = MetadataSerializerTest.sampleMetadata("job", 7);
+        String pointer = storage.finalizeCheckpoint(m);
+
+        assertThat(Path.of(pointer)).isEqualTo(storage.checkpointDirectory(7));
+        assertThat(Path.of(pointer, "_metadata")).isRegularFile();
+        assertThat(Path.of(pointer, "_metadata.inprogress")).doesNotExist();
+        assertThat(MetadataSerializerTest.describe(storage.loadCheckpoint(pointer)))
+                .isEqualTo(MetadataSerializerTest.describe(m));
+        assertThat(MetadataSerializerTest.describe(storage.loadCheckpoint(pointer + "/_metadata")))
+                .isEqualTo(MetadataSerializerTest.describe(m));
+        assertThatThrownBy(() -> storage.finalizeCheckpoint(m)).hasMessageContaining("already complete");
+    }
+
+    @Test
+    void loadingMissingMetadataNamesTheFile() throws IOException {
+        storage.initCheckpoint(8);
+        assertThatThrownBy(() -> storage.loadCheckpoint(storage.checkpointDirectory(8).toString()))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(storage.checkpointDirectory(8).resolve("_metadata").toString())
+                .hasMessageContaining("does not exist").hasMessageContaining("cannot be used");
+    }
+
+    @Test
+    void loadingACorruptFileNamesItAndTheProblem() throws IOException {
+        storage.initCheckpoint(9);
+        String pointer = storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", 9));
+        Path file = Path.of(pointer, "_metadata");
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[40] ^= 1;
+        Files.write(file, bytes);
+        assertThatThrownBy(() -> storage.loadCheckpoint(pointer))
+                .hasMessageContaining(file.toString()).hasMessageContaining("CRC32 mismatch");
+    }
+
+    @Test
+    void findLatestSkipsCorruptNewestAndIncompleteCheckpoints() throws IOException {
+        assertThat(storage.findLatestCompletedCheckpoint()).isEmpty();
+        for (long id : new long[] {2, 10, 11}) {
+            storage.initCheckpoint(id);
+            storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", id));
+        }
+        storage.initCheckpoint(12); // in progress: no _metadata
+        Path newest = storage.checkpointDirectory(11).resolve("_metadata");
+        byte[] bytes = Files.readAllBytes(newest);
+        Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+
+        // chk-10 beats chk-2 numerically although "chk-2" sorts after "chk-10" as text.
+        assertThat(storage.findLatestCompletedCheckpoint()).contains(storage.checkpointDirectory(10).toString());
+    }
+
+    @Test
+    void discardRemovesTheDirectoryAndIsIdempotent() throws IOException {
+        CheckpointStreamFactory f = storage.initCheckpoint(4);
+        write(f, randomBytes(20_000, 5));
+        storage.finalizeCheckpoint(new CheckpointMetadata(4, "job", 0, false, Map.of()));
+        storage.discardCheckpoint(4);
+        assertThat(storage.checkpointDirectory(4)).doesNotExist();
+        storage.discardCheckpoint(4);
+        storage.discardCheckpoint(999);
+    }
+
+    @Test
+    void concurrentStreamsFromSeveralThreadsGetDistinctFiles() throws Exception {
+        CheckpointStreamFactory f = storage.initCheckpoint(1);
+        int threads = 4;
+        int perThread = 25;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<List<StreamStateHandle>>> handles = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                Callable<List<StreamStateHandle>> task = () -> {
+                    start.await();
+                    List<StreamStateHandle> hs = new ArrayList<>();
+                    for (int i = 0; i < perThread; i++) {
+                        hs.add(write(f, randomBytes(5000 + i, thread * 1000L + i)));
+                    }
+                    return hs;
+                };
+                handles.add(pool.submit(task));
+            }
+            Set<String> paths = new HashSet<>();
+            for (int t = 0; t < threads; t++) {
+                List<StreamStateHandle> hs = handles.get(t).get(30, TimeUnit.SECONDS);
+                for (int i = 0; i < perThread; i++) {
+                    assertThat(read(hs.get(i))).isEqualTo(randomBytes(5000 + i, t * 1000L + i));
+                    paths.add(((FileStateHandle) hs.get(i)).path());
+                }
+            }
+            assertThat(paths).hasSize(threads * perThread);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.weir.plugin.basic.aggregate;
+
+import io.weir.api.Schema;
+import io.weir.api.operator.StreamOperator;
+import io.weir.api.plugin.OperatorFactory;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.plugin.basic.RecordThrottle;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * The {@code keyed-aggregate} operator: config {@code key} (field name or list), {@code aggregates}
+ * (list of {@code {"fn": count|sum|avg|min|max, "field": ..., "as": ...}}), optional
+ * {@code sleep-ms-per-record}. Its input edge must be partitioned by hash of the same key fields.
+ * See {@link AggregatePlan} for the output schema and {@link KeyedAggregateOperator} for behaviour.
+ * Stateless and thread-safe.
+ */
+@Component(service = OperatorFactory.class, property = "weir.plugin.type=" + KeyedAggregateFactory.TYPE)
+public final class KeyedAggregateFactory implements OperatorFactory {
+    /** The type name in job files. */
+    public static final String TYPE = "keyed-aggregate";
+
+    /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
+    public KeyedAggregateFactory() {
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    /** @throws IllegalArgumentException naming the bad config field (see {@link AggregatePlan#from}) */
+    @Override
+    public Schema outputSchema(PluginConfig config, Schema input) {
+        RecordThrottle.from(config);
+        return AggregatePlan.from(config, input).outputSchema();
+    }
+
+    /** @return true: state is per key */
+    @Override
+    public boolean requiresKeyedInput() {
+        return true;
+    }
+
+    @Override
+    public StreamOperator create(PluginConfig config, Schema input) {
+        return new KeyedAggregateOperator(AggregatePlan.from(config, input), RecordThrottle.from(config));
+    }
+}

@@ -1,0 +1,64 @@
+package io.weir.plugin.basic.aggregate;
+
+import io.weir.api.Row;
+import io.weir.api.RowSerializer;
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.operator.Output;
+import io.weir.api.operator.StreamOperator;
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.plugin.basic.RecordThrottle;
+
+/**
+ * Running aggregates per key, emitted as an upsert stream: after the n-th row of key K it emits
+ * K's aggregates over those n rows. State: one {@link ValueState} {@value #STATE_NAME} per key
+ * holding the accumulator row ({@link AggregatePlan#accumulatorSchema()}), snapshotted by the state
+ * backend (PROTOCOL.md §7). Task thread only.
+ */
+public final class KeyedAggregateOperator implements StreamOperator {
+    /** Name of the keyed value state holding each key's accumulator; stable across versions. */
+    public static final String STATE_NAME = "accumulator";
+
+    private final AggregatePlan plan;
+    private final RecordThrottle throttle;
+    // Task thread only.
+    private ValueState<Row> accumulators;
+    private OperatorContext context;
+
+    /**
+     * @param plan the compiled config
+     * @param throttle pause per record
+     */
+    public KeyedAggregateOperator(AggregatePlan plan, RecordThrottle throttle) {
+        this.plan = plan;
+        this.throttle = throttle;
+    }
+
+    /** @throws IllegalStateException if the input is not keyed (see {@link OperatorContext#keyedState()}) */
+    @Override
+    public void initializeState(OperatorContext context) {
+        this.context = context;
+        this.accumulators = context.keyedState().getState(
+                new StateDescriptor.Value<>(STATE_NAME, new RowSerializer(plan.accumulatorSchema())));
+    }
+
+    /**
+     * Folds the row into its key's accumulator and emits the key's updated aggregates.
+     *
+     * @throws IllegalStateException if a long sum overflows (naming operator, subtask and row) or the
+     *         thread is interrupted during the configured pause
+     */
+    @Override
+    public void processElement(Row row, Output out) {
+        throttle.pause();
+        Row acc;
+        try {
+            acc = plan.accumulate(accumulators.value(), row);
+        } catch (ArithmeticException e) {
+            throw new IllegalStateException("keyed-aggregate " + context.operatorId() + " subtask "
+                    + context.subtaskIndex() + " of job " + context.jobName() + ": sum overflows long at row " + row, e);
+        }
+        accumulators.update(acc);
+        out.collect(plan.result(acc, row));
+    }
+}

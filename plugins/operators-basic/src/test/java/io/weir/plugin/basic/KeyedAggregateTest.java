@@ -1,0 +1,165 @@
+package io.weir.plugin.basic;
+
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.operator.StreamOperator;
+import io.weir.api.plugin.OperatorFactory;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.plugin.basic.aggregate.KeyedAggregateFactory;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.ServiceLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class KeyedAggregateTest {
+    private static final Schema INPUT = Schema.builder().field("origin", FieldType.STRING)
+            .field("delay", FieldType.LONG).field("ratio", FieldType.DOUBLE).field("distance", FieldType.INT).build();
+    private static final PluginConfig CONFIG = config(Map.of("key", List.of("origin"), "aggregates", List.of(
+            Map.of("fn", "count", "as", "n"),
+            Map.of("fn", "sum", "field", "delay", "as", "total"),
+            Map.of("fn", "avg", "field", "delay", "as", "mean"),
+            Map.of("fn", "min", "field", "ratio", "as", "lo"),
+            Map.of("fn", "max", "field", "distance", "as", "hi"),
+            Map.of("fn", "sum", "field", "ratio"))));
+
+    @Test
+    void outputSchemaHasKeyFieldsThenAggregatesWithTheirTypes() {
+        assertThat(new KeyedAggregateFactory().outputSchema(CONFIG, INPUT)).isEqualTo(Schema.builder()
+                .field("origin", FieldType.STRING).field("n", FieldType.LONG).field("total", FieldType.LONG)
+                .field("mean", FieldType.DOUBLE).field("lo", FieldType.DOUBLE).field("hi", FieldType.INT)
+                .field("sum_ratio", FieldType.DOUBLE).build());
+        assertThat(new KeyedAggregateFactory().requiresKeyedInput()).isTrue();
+    }
+
+    @Test
+    void emitsRunningCountSumAvgMinMaxPerKeyMatchingAnIndependentComputation() throws Exception {
+        List<Row> input = randomRows(2_000, 42);
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        TestKeyedContext context = TestKeyedContext.fresh();
+        op.initializeState(context);
+
+        List<Row> out = run(op, context, input);
+
+        assertThat(out).hasSize(input.size());
+        Map<String, List<Row>> seen = new HashMap<>();
+        for (int i = 0; i < input.size(); i++) {
+            Row in = input.get(i);
+            List<Row> soFar = seen.computeIfAbsent(in.getString(0), k -> new ArrayList<>());
+            soFar.add(in);
+            assertExpected(out.get(i), soFar);
+        }
+    }
+
+    @Test
+    void restoredStateContinuesTheAggregatesOfEachKey() throws Exception {
+        List<Row> input = randomRows(600, 7);
+        StreamOperator first = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        TestKeyedContext context = TestKeyedContext.fresh();
+        first.initializeState(context);
+        run(first, context, input.subList(0, 350));
+        var checkpoint = context.snapshot();
+        run(first, context, input.subList(350, 400)); // lost with the failure, replayed below
+
+        StreamOperator restored = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        TestKeyedContext restoredContext = TestKeyedContext.restoredFrom(checkpoint);
+        restored.initializeState(restoredContext);
+        List<Row> out = run(restored, restoredContext, input.subList(350, 600));
+
+        Row last = out.get(out.size() - 1);
+        List<Row> all = input.stream().filter(r -> r.getString(0).equals(last.getString(0))).toList();
+        assertExpected(last, all);
+    }
+
+    @Test
+    void nullValuesAreCountedButSkippedBySumAvgMinMax() throws Exception {
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        TestKeyedContext context = TestKeyedContext.fresh();
+        op.initializeState(context);
+
+        List<Row> out = run(op, context, List.of(new Row(INPUT, "A", null, null, null), new Row(INPUT, "A", 4L, 0.5, 9)));
+
+        assertThat(out.get(0).values()).containsExactly("A", 1L, null, null, null, null, null);
+        assertThat(out.get(1).values()).containsExactly("A", 2L, 4L, 4.0, 0.5, 9, 0.5);
+    }
+
+    @Test
+    void unknownKeyFieldIsAConfigErrorNamingTheField() {
+        PluginConfig config = config(Map.of("key", List.of("carrier"), "aggregates", List.of(Map.of("fn", "count"))));
+
+        assertThatThrownBy(() -> new KeyedAggregateFactory().outputSchema(config, INPUT))
+                .hasMessageStartingWith("operators[1].config.key names no input field: 'carrier'");
+    }
+
+    @Test
+    void sumOfAStringFieldIsAConfigErrorNamingTheAggregate() {
+        PluginConfig config = config(Map.of("key", "delay", "aggregates",
+                List.of(Map.of("fn", "count"), Map.of("fn", "sum", "field", "origin"))));
+
+        assertThatThrownBy(() -> new KeyedAggregateFactory().outputSchema(config, INPUT))
+                .hasMessage("operators[1].config.aggregates[1].field must be a long, int or double field, is string");
+    }
+
+    @Test
+    void factoriesAreFoundThroughServiceLoader() {
+        assertThat(ServiceLoader.load(OperatorFactory.class).stream().map(p -> p.get().type()))
+                .containsExactlyInAnyOrder("filter", "project", "keyed-aggregate");
+    }
+
+    private static void assertExpected(Row actual, List<Row> rowsOfKey) {
+        List<Long> delays = rowsOfKey.stream().filter(r -> r.get(1) != null).map(r -> r.getLong(1)).toList();
+        List<Double> ratios = rowsOfKey.stream().filter(r -> r.get(2) != null).map(r -> r.getDouble(2)).toList();
+        List<Integer> distances = rowsOfKey.stream().filter(r -> r.get(3) != null).map(r -> (Integer) r.get(3)).toList();
+        assertThat(actual.get("origin")).isEqualTo(rowsOfKey.get(0).get(0));
+        assertThat(actual.get("n")).isEqualTo((long) rowsOfKey.size());
+        assertThat(actual.get("total")).isEqualTo(delays.isEmpty() ? null : delays.stream().mapToLong(Long::longValue).sum());
+        if (delays.isEmpty()) {
+            assertThat(actual.get("mean")).isNull();
+        } else {
+            assertThat((Double) actual.get("mean"))
+                    .isCloseTo(delays.stream().mapToLong(Long::longValue).average().orElseThrow(), within(1e-9));
+        }
+        assertThat(actual.get("lo")).isEqualTo(ratios.stream().min(Double::compare).orElse(null));
+        assertThat(actual.get("hi")).isEqualTo(distances.stream().max(Integer::compare).orElse(null));
+        if (!ratios.isEmpty()) {
+            assertThat((Double) actual.get("sum_ratio"))
+                    .isCloseTo(ratios.stream().mapToDouble(Double::doubleValue).sum(), within(1e-6));
+        }
+    }
+
+    private static List<Row> run(StreamOperator op, TestKeyedContext context, List<Row> input) throws Exception {
+        List<Row> out = new ArrayList<>();
+        for (Row row : input) {
+            context.setCurrentKey(row.project(new int[] {0}, Schema.builder().field("origin", FieldType.STRING).build()));
+            op.processElement(row, out::add);
+        }
+        return out;
+    }
+
+    private static List<Row> randomRows(int n, long seed) {
+        Random random = new Random(seed);
+        String[] origins = {"DTW", "LAS", "SFO", "OAK", "HNL", "JFK", "ORD"};
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            rows.add(new Row(INPUT, origins[random.nextInt(origins.length)],
+                    random.nextInt(10) == 0 ? null : (long) random.nextInt(400) - 60,
+                    random.nextInt(10) == 0 ? null : random.nextDouble() * 10 - 5,
+                    random.nextInt(10) == 0 ? null : random.nextInt(3000)));
+        }
+        return rows;
+    }
+
+    private static PluginConfig config(Map<String, Object> values) {
+        return new PluginConfig("operators[1].config", new LinkedHashMap<>(values), Path.of("."));
+    }
+}

@@ -1,0 +1,260 @@
+package io.weir.plugin.filesink;
+
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.sink.TwoPhaseCommittingSink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Exactly-once JSON-lines files (PROTOCOL.md §8). A transaction is one hidden file
+ * {@code .<prefix>-<subtask>-<uuid>.inprogress} in the sink directory, created on the first row;
+ * {@link #preCommit} flushes, fsyncs and closes it; {@link #commit} renames it atomically to
+ * {@code <prefix>-<subtask>-<uuid>.jsonl}, which makes it visible. A transaction that got no rows
+ * never creates a file and commits as a no-op, so idle checkpoints leave the directory clean.
+ *
+ * <p>Commit is idempotent: in-progress file present → rename; gone but the final file present →
+ * already committed. Both gone: if this instance knows the transaction had rows, data was lost and
+ * commit logs an error and throws {@link IllegalStateException}; if the handle is one this instance
+ * never wrote to (re-committed after a restore), an empty transaction and a lost one look the same on
+ * disk, and commit logs a warning and treats it as an empty transaction (the API gives the handle no
+ * way to record that it was empty; see the report of the plugin author).
+ *
+ * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
+ */
+public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
+    private static final Logger LOG = LoggerFactory.getLogger(FileSink.class);
+    private static final String IN_PROGRESS_SUFFIX = ".inprogress";
+
+    private final FileSinkSettings settings;
+    private final JsonLineEncoder encoder;
+
+    // Task thread only.
+    private OperatorContext context;
+    /** Transactions of this instance that are not committed or aborted yet. */
+    private final Map<FileTransaction, Entry> live = new HashMap<>();
+    private final StringBuilder line = new StringBuilder(256);
+
+    /**
+     * @param settings the validated config
+     * @param schema the schema of the rows written
+     */
+    public FileSink(FileSinkSettings settings, Schema schema) {
+        this.settings = settings;
+        this.encoder = new JsonLineEncoder(schema);
+    }
+
+    /** Remembers the subtask and creates the directory if missing. @throws IOException if it cannot be created */
+    @Override
+    public void open(OperatorContext context) throws IOException {
+        this.context = context;
+        Files.createDirectories(settings.directory());
+    }
+
+    /** @return a new transaction; no file is created until its first row */
+    @Override
+    public FileTransaction beginTransaction() {
+        String name = settings.prefix() + "-" + context.subtaskIndex() + "-" + UUID.randomUUID();
+        Path dir = settings.directory().toAbsolutePath();
+        FileTransaction txn = new FileTransaction(dir.resolve("." + name + IN_PROGRESS_SUFFIX).toString(),
+                dir.resolve(name + ".jsonl").toString());
+        live.put(txn, new Entry());
+        return txn;
+    }
+
+    /**
+     * Appends the row as one JSON line, creating the in-progress file on the first row.
+     *
+     * @throws IllegalStateException if the transaction is unknown or already pre-committed
+     * @throws IOException if the file cannot be created or written, naming it
+     */
+    @Override
+    public void write(FileTransaction txn, Row row) throws IOException {
+        Entry e = entry(txn, "write to");
+        e.state = e.state.transition(TransactionState.WRITING, txn);
+        if (e.writer == null) {
+            Path file = Path.of(txn.inProgressPath());
+            try {
+                e.channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (IOException ex) {
+                throw new IOException(describe() + " cannot create " + file + ": " + ex, ex);
+            }
+            e.writer = Channels.newWriter(e.channel, StandardCharsets.UTF_8.newEncoder(), 64 * 1024);
+        }
+        line.setLength(0);
+        encoder.append(row, line);
+        e.writer.append(line);
+        e.rows++;
+    }
+
+    /**
+     * Phase 1: flushes, fsyncs and closes the in-progress file (it keeps its hidden name). No-op on
+     * disk for a transaction without rows.
+     *
+     * @throws IOException if flushing or syncing fails, naming the file
+     */
+    @Override
+    public void preCommit(FileTransaction txn) throws IOException {
+        Entry e = entry(txn, "pre-commit");
+        e.state = e.state.transition(TransactionState.PRE_COMMITTED, txn);
+        if (e.writer != null) {
+            try {
+                e.writer.flush();
+                e.channel.force(true);
+            } catch (IOException ex) {
+                throw new IOException(describe() + " cannot flush " + txn.inProgressPath() + ": " + ex, ex);
+            } finally {
+                closeQuietly(e);
+            }
+            LOG.debug("{} pre-committed {} ({} rows)", describe(), txn.inProgressPath(), e.rows);
+        }
+    }
+
+    /**
+     * Phase 2: atomically renames the in-progress file to its final name. Idempotent (see the class comment).
+     *
+     * @throws IllegalStateException if the transaction is still being written, or if it had rows and
+     *         neither its in-progress nor its final file exists (data lost)
+     * @throws IOException if the rename fails
+     */
+    @Override
+    public void commit(FileTransaction txn) throws IOException {
+        Entry e = live.get(txn);
+        if (e != null) {
+            e.state = e.state.transition(TransactionState.COMMITTED, txn);
+        }
+        Path inProgress = Path.of(txn.inProgressPath());
+        Path target = Path.of(txn.finalPath());
+        if (Files.exists(inProgress)) {
+            Files.move(inProgress, target, StandardCopyOption.ATOMIC_MOVE);
+            LOG.debug("{} committed {}", describe(), target);
+        } else if (Files.exists(target)) {
+            LOG.debug("{} found {} already committed", describe(), target);
+        } else if (e != null && e.rows == 0) {
+            LOG.debug("{} committed empty transaction {} (no file)", describe(), txn.inProgressPath());
+        } else if (e != null) {
+            String message = describe() + " cannot commit " + txn.inProgressPath() + " (" + e.rows
+                    + " rows): neither it nor " + target + " exists; the transaction's data is lost";
+            LOG.error(message);
+            throw new IllegalStateException(message);
+        } else {
+            LOG.warn("{} re-committing {}: neither it nor {} exists; treating it as an empty transaction"
+                    + " (a restored handle cannot tell an empty transaction from a lost one)", describe(),
+                    txn.inProgressPath(), target);
+        }
+        live.remove(txn);
+    }
+
+    /** Drops the transaction: closes and deletes its in-progress file if any. @throws IOException if deleting fails */
+    @Override
+    public void abort(FileTransaction txn) throws IOException {
+        Entry e = live.remove(txn);
+        if (e != null) {
+            e.state = e.state.transition(TransactionState.ABORTED, txn);
+            closeQuietly(e);
+        }
+        if (Files.deleteIfExists(Path.of(txn.inProgressPath()))) {
+            LOG.debug("{} aborted {}", describe(), txn.inProgressPath());
+        }
+    }
+
+    /**
+     * Deletes this subtask's in-progress files ({@code .<prefix>-<subtask>-*.inprogress}) that are
+     * neither in {@code keep} nor live transactions of this instance. Other subtasks' files are not touched.
+     *
+     * @throws IOException if listing or deleting fails, naming the directory
+     */
+    @Override
+    public void abortLeftovers(Collection<FileTransaction> keep) throws IOException {
+        Set<Path> protectedFiles = new HashSet<>();
+        for (FileTransaction t : keep) {
+            protectedFiles.add(Path.of(t.inProgressPath()).toAbsolutePath().normalize());
+        }
+        for (FileTransaction t : live.keySet()) {
+            protectedFiles.add(Path.of(t.inProgressPath()).toAbsolutePath().normalize());
+        }
+        String ownPrefix = "." + settings.prefix() + "-" + context.subtaskIndex() + "-";
+        int deleted = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(settings.directory(),
+                p -> p.getFileName().toString().startsWith(ownPrefix) && p.getFileName().toString().endsWith(IN_PROGRESS_SUFFIX))) {
+            for (Path file : files) {
+                if (!protectedFiles.contains(file.toAbsolutePath().normalize()) && Files.deleteIfExists(file)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException ex) {
+            throw new IOException(describe() + " cannot remove leftover transactions in " + settings.directory() + ": " + ex, ex);
+        }
+        if (deleted > 0) {
+            LOG.info("{} removed {} leftover in-progress files in {}", describe(), deleted, settings.directory());
+        }
+    }
+
+    @Override
+    public TypeSerializer<FileTransaction> transactionSerializer() {
+        return FileTransaction.SERIALIZER;
+    }
+
+    /** Closes open files without deleting them; after a failure {@link #abortLeftovers} of the restored sink removes them. */
+    @Override
+    public void close() {
+        for (Entry e : live.values()) {
+            closeQuietly(e);
+        }
+        live.clear();
+    }
+
+    private Entry entry(FileTransaction txn, String action) {
+        Entry e = live.get(txn);
+        if (e == null) {
+            throw new IllegalStateException(describe() + " cannot " + action + " unknown or finished transaction "
+                    + txn.inProgressPath());
+        }
+        return e;
+    }
+
+    private void closeQuietly(Entry e) {
+        if (e.writer == null) {
+            return;
+        }
+        try {
+            e.writer.close();
+        } catch (IOException ex) {
+            LOG.warn("{} failed to close a transaction file: {}", describe(), ex.toString());
+        }
+        e.writer = null;
+        e.channel = null;
+    }
+
+    private String describe() {
+        return context == null ? "file sink" : "file sink " + context.operatorId() + " subtask "
+                + context.subtaskIndex() + " of job " + context.jobName();
+    }
+
+    /** Bookkeeping of one live transaction. Task thread only. */
+    private static final class Entry {
+        TransactionState state = TransactionState.OPEN;
+        FileChannel channel;
+        Writer writer;
+        long rows;
+    }
+}

@@ -1,0 +1,38 @@
+package io.weir.plugin.filesink;
+
+import io.weir.api.Schema;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.SinkFactory;
+import io.weir.api.sink.TwoPhaseCommittingSink;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * The {@code file-2pc} sink: exactly-once JSON-lines files in directory {@code path}, named
+ * {@code <prefix>-<subtask>-<uuid>.jsonl}. See {@link FileSinkSettings} and {@link FileSink}.
+ * Stateless and thread-safe.
+ */
+@Component(service = SinkFactory.class, property = "weir.plugin.type=" + FileSinkFactory.TYPE)
+public final class FileSinkFactory implements SinkFactory {
+    /** The type name in job files. */
+    public static final String TYPE = "file-2pc";
+
+    /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
+    public FileSinkFactory() {
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    /** @throws IllegalArgumentException naming the bad config field (see {@link FileSinkSettings#from}) */
+    @Override
+    public void validate(PluginConfig config, Schema input) {
+        FileSinkSettings.from(config);
+    }
+
+    @Override
+    public TwoPhaseCommittingSink<FileTransaction> create(PluginConfig config, Schema input) {
+        return new FileSink(FileSinkSettings.from(config), input);
+    }
+}

@@ -1,0 +1,140 @@
+package io.weir.plugin.datagen;
+
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.operator.Output;
+import io.weir.api.serialization.Serializers;
+import io.weir.api.source.PollStatus;
+import io.weir.api.source.SourceReader;
+import io.weir.api.state.ListState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Generates one subtask's share of a {@code datagen} source: rows
+ * {@code (key = seq % keys, seq, ts = wall clock ms, payload)} where {@code seq} counts the rows this
+ * subtask emitted (0, 1, 2, ...), so every subtask covers all keys evenly.
+ *
+ * <p>Share: subtask {@code i} of {@code p} generates {@code rate / p} records/s and
+ * {@code limit / p} records (the first {@code limit % p} subtasks one more). With a rate, pollNext
+ * never sleeps: it emits what is due ({@link RatePacer}) and otherwise returns
+ * {@link PollStatus#NOTHING_AVAILABLE} with {@link #idleWaitNanos()} = time until the next record is
+ * due. Each poll emits at most {@value #MAX_ROWS_PER_POLL} rows.
+ *
+ * <p>Position: the number of rows emitted by this subtask, in operator list state
+ * {@value #STATE_NAME} (one {@code Long}); a restore continues the sequence after it. The payload
+ * is one shared byte array of {@code record-size} bytes (rows are immutable by contract).
+ *
+ * <p>All methods run on the source task's thread; mutable fields are confined to it.
+ */
+public final class DatagenReader implements SourceReader {
+    /** Name of the operator list state holding the number of emitted rows. */
+    public static final String STATE_NAME = "offset";
+    static final int MAX_ROWS_PER_POLL = 1024;
+    private static final long MIN_IDLE_NANOS = 10_000L;
+    private static final Logger LOG = LoggerFactory.getLogger(DatagenReader.class);
+
+    private final DatagenSettings settings;
+    private final Schema schema;
+    private final byte[] payload;
+    private final LongSupplier nanoClock;
+    private final LongSupplier wallClockMillis;
+
+    // Task thread only.
+    private ListState<Long> offsetState;
+    private RatePacer pacer;
+    private long share;
+    private long emitted;
+    private long idleWaitNanos = 1_000_000L;
+
+    /** @param settings the validated config; uses the system clocks */
+    public DatagenReader(DatagenSettings settings) {
+        this(settings, System::nanoTime, System::currentTimeMillis);
+    }
+
+    /**
+     * @param settings the validated config
+     * @param nanoClock monotonic time in ns (rate pacing)
+     * @param wallClockMillis wall-clock time in ms since the epoch (the {@code ts} field)
+     */
+    DatagenReader(DatagenSettings settings, LongSupplier nanoClock, LongSupplier wallClockMillis) {
+        this.settings = settings;
+        this.schema = DatagenSettings.SCHEMA;
+        this.payload = new byte[settings.recordSize()];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) ('a' + i % 26);
+        }
+        this.nanoClock = nanoClock;
+        this.wallClockMillis = wallClockMillis;
+    }
+
+    /**
+     * Computes this subtask's share and restores the number of emitted rows.
+     *
+     * @throws IllegalStateException if restored state does not hold exactly one count (parallelism changed)
+     */
+    @Override
+    public void initializeState(OperatorContext context) {
+        int p = context.parallelism();
+        int i = context.subtaskIndex();
+        this.pacer = new RatePacer(settings.rate() / p);
+        this.share = settings.limit().isPresent()
+                ? settings.limit().getAsLong() / p + (i < settings.limit().getAsLong() % p ? 1 : 0)
+                : Long.MAX_VALUE;
+        this.offsetState = context.operatorState().getListState(STATE_NAME, Serializers.LONG);
+        if (context.isRestored()) {
+            List<Long> offsets = offsetState.get();
+            if (offsets.size() != 1) {
+                throw new IllegalStateException("datagen source " + context.operatorId() + " subtask " + i
+                        + " of job " + context.jobName() + " restored " + offsets.size() + " offsets " + offsets
+                        + " but needs exactly one: changing the parallelism of a datagen source is not supported");
+            }
+            emitted = offsets.get(0);
+            LOG.info("Datagen source {} subtask {} resumes at seq {}", context.operatorId(), i, emitted);
+        }
+    }
+
+    /**
+     * Emits the rows that are due, up to {@value #MAX_ROWS_PER_POLL}.
+     *
+     * @return END_OF_INPUT once this subtask's share of the limit is emitted, NOTHING_AVAILABLE when
+     *         the next row is not due yet, MORE_AVAILABLE otherwise
+     */
+    @Override
+    public PollStatus pollNext(Output out) {
+        if (emitted >= share) {
+            return PollStatus.END_OF_INPUT;
+        }
+        long now = nanoClock.getAsLong();
+        long n = Math.min(Math.min(pacer.permits(now), MAX_ROWS_PER_POLL), share - emitted);
+        if (n <= 0) {
+            idleWaitNanos = Math.max(MIN_IDLE_NANOS, pacer.nanosUntilNext(now));
+            return PollStatus.NOTHING_AVAILABLE;
+        }
+        long ts = wallClockMillis.getAsLong();
+        long keys = settings.keys();
+        for (long j = 0; j < n; j++) {
+            long seq = emitted + j;
+            out.collect(new Row(schema, seq % keys, seq, ts, payload));
+        }
+        emitted += n;
+        pacer.emitted(n);
+        return emitted >= share ? PollStatus.END_OF_INPUT : PollStatus.MORE_AVAILABLE;
+    }
+
+    /** @return ns until the next row is due, as computed by the last poll that found nothing to emit */
+    @Override
+    public long idleWaitNanos() {
+        return idleWaitNanos;
+    }
+
+    /** Stores the number of rows emitted so far. */
+    @Override
+    public void snapshotState(long checkpointId) {
+        offsetState.update(List.of(emitted));
+    }
+}
