@@ -128,6 +128,7 @@ public final class JobMaster implements JobHandle, TaskListener {
             return t;
         });
         this.storage = services.storage().create(config, job.name());
+        discardFinishedRun();
         int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
         List<OperatorInfo> operators = job.vertices().stream()
                 .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
@@ -139,6 +140,30 @@ public final class JobMaster implements JobHandle, TaskListener {
         if (!config.contains(CheckpointingOptions.INTERVAL) && job.vertices().stream().anyMatch(v -> v.kind() == VertexKind.SINK)) {
             LOG.warn("Job {} has no execution.checkpointing.interval: its transactional sinks commit nothing until the final "
                     + "checkpoint at the end of bounded input, and nothing at all for unbounded input", job.name());
+        }
+    }
+
+    /**
+     * A job whose newest checkpoint is a final one finished in an earlier run: this run starts
+     * fresh, so its checkpoints are removed (their ids would otherwise collide with the new run's).
+     * A newest checkpoint that is not final means the earlier run stopped before finishing (e.g. the
+     * process died): this run resumes from it, exactly once.
+     */
+    private void discardFinishedRun() throws Exception {
+        Optional<String> latest = storage.findLatestCompletedCheckpoint();
+        if (latest.isEmpty()) {
+            return;
+        }
+        io.weir.core.checkpoint.CheckpointMetadata metadata = storage.loadCheckpoint(latest.get());
+        if (!metadata.isFinal()) {
+            LOG.info("Job {} will resume from checkpoint {} of an earlier run that did not finish ({})", job.name(),
+                    metadata.checkpointId(), latest.get());
+            return;
+        }
+        LOG.info("An earlier run of job {} finished with final checkpoint {}; starting fresh and removing its checkpoints",
+                job.name(), metadata.checkpointId());
+        for (long id = metadata.checkpointId(); id >= 1; id--) {
+            storage.discardCheckpoint(id);
         }
     }
 
@@ -265,7 +290,7 @@ public final class JobMaster implements JobHandle, TaskListener {
                             keySelector = new KeySelector(head.inputSchema(), e.keyFields());
                         }
                     }
-                    gate = new InputGate(channels, null);
+                    gate = new InputGate(channels);
                 }
                 TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
                         head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool, failureInjection);

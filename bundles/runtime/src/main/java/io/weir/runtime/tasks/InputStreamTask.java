@@ -31,6 +31,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     public InputStreamTask(TaskDeployment deployment, TaskServices services) {
         super(deployment, services);
         this.gate = deployment.inputGate();
+        gate.setDataAvailableListener(mailbox::wakeUp);
         this.endOfData = new boolean[gate.numberOfChannels()];
     }
 

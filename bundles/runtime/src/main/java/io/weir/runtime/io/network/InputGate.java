@@ -17,7 +17,8 @@ public final class InputGate {
     }
 
     private final List<PipelinedSubpartition> channels;
-    private final Runnable wakeUp;
+    /** Set once by the consuming task before data flows. */
+    private volatile Runnable wakeUp = () -> { };
     /** Guarded by this. */
     private final ArrayDeque<Integer> withData = new ArrayDeque<>();
     /** Guarded by this. */
@@ -27,17 +28,20 @@ public final class InputGate {
 
     /**
      * @param channels the subpartitions feeding this gate, in channel-index order
-     * @param wakeUp called when a channel gets data (wakes the task's mailbox)
      */
-    public InputGate(List<PipelinedSubpartition> channels, Runnable wakeUp) {
+    public InputGate(List<PipelinedSubpartition> channels) {
         this.channels = List.copyOf(channels);
-        this.wakeUp = wakeUp;
         this.queued = new boolean[channels.size()];
         this.blocked = new boolean[channels.size()];
         for (int i = 0; i < this.channels.size(); i++) {
             final int channel = i;
             this.channels.get(i).setConsumerNotifier(() -> notifyDataAvailable(channel));
         }
+    }
+
+    /** Sets what to call when a channel gets data (the consuming task's mailbox wake-up). */
+    public void setDataAvailableListener(Runnable wakeUp) {
+        this.wakeUp = wakeUp;
     }
 
     /** @return the number of channels */

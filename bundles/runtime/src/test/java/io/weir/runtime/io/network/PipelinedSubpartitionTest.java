@@ -91,7 +91,8 @@ class PipelinedSubpartitionTest {
         BufferPool pool = new BufferPool(128, 4);
         PipelinedSubpartition sp = new PipelinedSubpartition(2);
         AtomicInteger signals = new AtomicInteger();
-        InputGate gate = new InputGate(List.of(sp), signals::incrementAndGet);
+        InputGate gate = new InputGate(List.of(sp));
+        gate.setDataAvailableListener(signals::incrementAndGet);
         RowSerializer serializer = new RowSerializer(SCHEMA);
         RecordWriter writer = new RecordWriter(List.of(sp), pool, ChannelSelector.forward(), serializer);
         RecordDeserializer deserializer = new RecordDeserializer();
