@@ -68,8 +68,10 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         } else if (entry instanceof CheckpointBarrier barrier) {
             barrierHandler.processBarrier(barrier, channel);
             if (!gate.isBlocked(channel)) {
-                // the handler did not hold this channel back (single input, stale barrier, alignment done)
-                gate.resumeAll();
+                // The upstream subpartition paused itself when it sent this aligned barrier; the
+                // handler did not hold the channel back (single input, stale barrier, alignment
+                // done), so let it send again. Only this channel: others may be mid-alignment.
+                gate.resume(channel);
             }
         } else if (entry instanceof CancelCheckpointMarker marker) {
             barrierHandler.processCancellationBarrier(marker, channel);

@@ -80,15 +80,20 @@ public final class InputGate {
         blocked[channel] = true;
     }
 
+    /** Unblocks one channel: consumer side and the upstream subpartition. */
+    public void resume(int channel) {
+        boolean wasBlocked = blocked[channel];
+        blocked[channel] = false;
+        channels.get(channel).resume();
+        if (wasBlocked && channels.get(channel).hasReceived()) {
+            enqueue(channel);
+        }
+    }
+
     /** Unblocks every channel: consumer side and the upstream subpartition. */
     public void resumeAll() {
         for (int i = 0; i < channels.size(); i++) {
-            boolean wasBlocked = blocked[i];
-            blocked[i] = false;
-            channels.get(i).resume();
-            if (wasBlocked && channels.get(i).hasReceived()) {
-                enqueue(i);
-            }
+            resume(i);
         }
     }
 
