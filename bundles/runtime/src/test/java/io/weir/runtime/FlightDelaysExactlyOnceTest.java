@@ -82,6 +82,21 @@ class FlightDelaysExactlyOnceTest {
     }
 
     @Test
+    void twoSourceSubtasksMakeTheAggregateAlignTwoChannelsAndAFailureStaysExactlyOnce() throws Exception {
+        Run run = runFlightJob(2, Map.of(
+                "execution.checkpointing.interval", "5 ms",
+                "restart-strategy.fixed-delay.delay", "10 ms",
+                "debug.inject-failure.operator", "per-origin",
+                "debug.inject-failure.after-records", "6000"));
+
+        assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(run.result.restarts()).isEqualTo(1);
+        assertExactlyOnce(run.output);
+        assertThat(run.completed).anySatisfy(c -> assertThat(c.subtasks().keySet())
+                .anySatisfy(t -> assertThat(t.vertexId()).isEqualTo("flights")));
+    }
+
+    @Test
     void exampleJobFileParsesAgainstInstalledPlugins() throws Exception {
         Path example = Path.of("../../examples/flight-delays.json");
         JobGraph job = parser().parse(Files.readString(example), example.getParent(), Map.of());
@@ -116,19 +131,23 @@ class FlightDelaysExactlyOnceTest {
     }
 
     private Run runFlightJob(Map<String, String> overrides) throws Exception {
+        return runFlightJob(1, overrides);
+    }
+
+    private Run runFlightJob(int sourceParallelism, Map<String, String> overrides) throws Exception {
         Path out = tmp.resolve("out");
         String json = """
                 {"name": "flight-delays",
                  "config": {"execution.checkpointing.dir": "%s"},
                  "operators": [
-                   {"id": "flights", "type": "file", "config": {"path": "%s",
+                   {"id": "flights", "type": "file", "parallelism": %d, "config": {"path": "%s",
                      "schema": {"date": "string", "delay": "long", "distance": "long", "origin": "string", "destination": "string"}}},
                    {"id": "per-origin", "type": "keyed-aggregate", "parallelism": 2,
                     "inputs": [{"from": "flights", "partitioning": "hash", "keys": ["origin"]}],
                     "config": {"key": ["origin"], "aggregates": [{"fn": "count", "as": "flights"}, {"fn": "avg", "field": "delay", "as": "avg_delay"}]}},
                    {"id": "out", "type": "file-2pc", "parallelism": 2, "inputs": ["per-origin"], "config": {"path": "%s"}}
                  ]}
-                """.formatted(tmp.resolve("checkpoints"), FlightData.DATA, out);
+                """.formatted(tmp.resolve("checkpoints"), sourceParallelism, FlightData.DATA, out);
         JobGraph job = parser().parse(json, tmp, overrides);
         Run run = new Run();
         run.output = out;
