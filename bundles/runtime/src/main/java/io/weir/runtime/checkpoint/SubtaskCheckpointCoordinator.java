@@ -106,11 +106,13 @@ public final class SubtaskCheckpointCoordinator {
         }
         long syncStart = System.nanoTime();
         List<PendingSnapshot> pending = new ArrayList<>(participants.size());
+        boolean barrierSent = false;
         try {
             // step 1
             preBarrier.prepareSnapshotPreBarrier(id);
             // step 2: the barrier goes out before the snapshot so downstream overlaps with us
             broadcast.accept(barrier);
+            barrierSent = true;
             // steps 3 and 4 (alignment timer, channel state) belong to unaligned checkpoints
             // step 5
             CheckpointStreamFactory streams = storage.resolveCheckpoint(id);
@@ -123,6 +125,10 @@ public final class SubtaskCheckpointCoordinator {
         } catch (Exception e) {
             LOG.warn("Task {} of job {} failed the synchronous part of checkpoint {}", taskId, jobName, id, e);
             responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, e);
+            if (!barrierSent) {
+                // downstream would otherwise wait for this barrier until a later one subsumes it
+                broadcast.accept(new CancelCheckpointMarker(id));
+            }
             return;
         }
         long syncMs = (System.nanoTime() - syncStart) / 1_000_000;

@@ -102,6 +102,34 @@ class NotifyCheckpointCompleteTest {
         sinkOperator.close();
     }
 
+    @Test
+    void failureBeforeTheBarrierDeclinesAndSendsACancelMarkerInstead() {
+        List<Object> sent = new ArrayList<>();
+        List<String> declines = new ArrayList<>();
+        CheckpointResponder responder = new CheckpointResponder() {
+            @Override
+            public void acknowledgeCheckpoint(TaskId task, long checkpointId, io.weir.core.checkpoint.SubtaskCheckpointMetrics metrics,
+                    io.weir.core.checkpoint.TaskStateSnapshot state) {
+                declines.add("ack " + checkpointId);
+            }
+
+            @Override
+            public void declineCheckpoint(TaskId task, long checkpointId, io.weir.core.checkpoint.CheckpointFailureReason reason, Throwable cause) {
+                declines.add("decline " + checkpointId + " " + reason + " " + cause.getMessage());
+            }
+        };
+        SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("v", 0, 0), List.of(),
+                id -> {
+                    throw new IllegalStateException("flush failed");
+                }, sent::add, (CheckpointStorage) null, responder, Runnable::run);
+
+        coordinator.checkpointState(new io.weir.core.checkpoint.CheckpointBarrier(4, 0, io.weir.core.checkpoint.CheckpointOptions.aligned()),
+                new io.weir.core.barrier.BarrierAlignment(0, 0, 0));
+
+        assertThat(declines).containsExactly("decline 4 CHECKPOINT_DECLINED flush failed");
+        assertThat(sent).containsExactly(new io.weir.core.checkpoint.CancelCheckpointMarker(4));
+    }
+
     private static SnapshotParticipant participant(String id, CheckpointListener listener) {
         return new SnapshotParticipant(id, cid -> { }, null, null, listener);
     }
