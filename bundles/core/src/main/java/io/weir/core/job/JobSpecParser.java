@@ -94,7 +94,7 @@ public final class JobSpecParser {
         }
 
         String name = requireString(root, "name", "name");
-        Configuration config = parseConfig(root, overrides);
+        Configuration config = parseConfig(root, overrides, baseDirectory);
         int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
         if (maxParallelism < 1 || maxParallelism > 32768) {
             throw new InvalidJobException("config." + ExecutionOptions.MAX_PARALLELISM.key()
@@ -131,7 +131,7 @@ public final class JobSpecParser {
         return buildGraph(name, config, order, byId);
     }
 
-    private Configuration parseConfig(JsonObject root, Map<String, String> overrides) throws InvalidJobException {
+    private Configuration parseConfig(JsonObject root, Map<String, String> overrides, Path baseDirectory) throws InvalidJobException {
         Map<String, Object> raw = new HashMap<>();
         if (root.containsKey("config")) {
             JsonValue cv = root.get("config");
@@ -145,6 +145,9 @@ public final class JobSpecParser {
             }
         }
         raw.putAll(overrides);
+        // the checkpoint directory, like every path in a job, is relative to the job file's directory
+        Object dir = raw.getOrDefault(CheckpointingOptions.DIRECTORY.key(), CheckpointingOptions.DIRECTORY.defaultValue());
+        raw.put(CheckpointingOptions.DIRECTORY.key(), baseDirectory.resolve(String.valueOf(dir)).normalize().toString());
         for (Map.Entry<String, Object> e : raw.entrySet()) {
             ConfigOption<?> option = OPTIONS.get(e.getKey());
             if (option == null) {

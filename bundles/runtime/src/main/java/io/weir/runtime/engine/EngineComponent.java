@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the {@link PluginRegistry} once storage, coordinator and recovery services are present.
  * A thin layer: all logic is in {@link LocalEngine}.
  */
-@Component(service = {Engine.class, PluginRegistry.class})
+@Component(service = {Engine.class, PluginRegistry.class}, immediate = true)
 public final class EngineComponent implements Engine, PluginRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(EngineComponent.class);
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs the checkpoint benchmark (PROTOCOL.md §5) on the embedded engine.
+#   benchmarks/run.sh VARIANT [--duration-s=N] [--warmup-s=N] [--checkpoint-dir=DIR] [--set key=value]...
+#   benchmarks/run.sh --list
+# Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
+# Builds the module (and what it depends on) first when its jar or class path file is missing.
+# Environment: JAVA_OPTS adds JVM flags (e.g. a JFR recording); WEIR_LOG_LEVEL sets the io.weir
+# log level (default warn).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+jar_present() {
+    compgen -G "benchmarks/target/weir-benchmarks-*.jar" > /dev/null
+}
+
+if ! jar_present || [ ! -s benchmarks/target/classpath.txt ]; then
+    echo "run.sh: building benchmarks (mvn -q -B install -DskipTests -pl benchmarks -am)" >&2
+    mvn -q -B install -DskipTests -pl benchmarks -am >&2
+fi
+
+jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)
+classpath="$jar:$(cat benchmarks/target/classpath.txt)"
+
+# shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
+exec java -Xms2g -Xmx2g -XX:+UseParallelGC \
+    -Dorg.slf4j.simpleLogger.logFile=System.err \
+    -Dorg.slf4j.simpleLogger.showDateTime=true \
+    -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -Dorg.slf4j.simpleLogger.log.io.weir="${WEIR_LOG_LEVEL:-warn}" \
+    ${JAVA_OPTS:-} \
+    -cp "$classpath" io.weir.benchmarks.CheckpointBenchmark "$@"

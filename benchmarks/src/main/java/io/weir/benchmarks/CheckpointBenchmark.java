@@ -1,0 +1,266 @@
+package io.weir.benchmarks;
+
+import io.weir.core.config.Configuration;
+import io.weir.core.coordination.CompletedCheckpointStats;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.job.InvalidJobException;
+import io.weir.core.job.JobGraph;
+import io.weir.core.job.JobSpecParser;
+import io.weir.core.plugin.MapPluginRegistry;
+import io.weir.core.plugin.PluginRegistry;
+import io.weir.runtime.engine.LocalEngine;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The checkpoint benchmark of PROTOCOL.md §5 on the embedded engine ({@link LocalEngine}, wired
+ * through ServiceLoader): runs one {@link Variant} for a fixed time, then cancels it.
+ *
+ * <p>Output on stdout, one JSON object per line: a {@code checkpoint} line per completed checkpoint
+ * (see {@link CheckpointRecorder}), then one {@code summary} line: median and max end-to-end
+ * duration over checkpoints 2..n ({@link DurationSummary}), records/s counted by the sink between
+ * the warm-up mark (10 s) and the end, checkpoints completed and failed. Logs go to stderr.
+ *
+ * <p>Exit status: 0 when the job ran the whole duration and was cancelled; 1 when it failed or
+ * ended early; 2 on a usage or job-file error. Main thread only.
+ */
+@Command(name = "checkpoint-benchmark", mixinStandardHelpOptions = true,
+        description = "Runs a checkpoint benchmark variant (PROTOCOL.md §5) and prints JSON lines on stdout.")
+public final class CheckpointBenchmark implements java.util.concurrent.Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointBenchmark.class);
+    private static final long CANCEL_TIMEOUT_S = 30;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "VARIANT", description = "nobp, bp, throughput-16, throughput-100k (see --list)")
+    private String variantName;
+
+    @Option(names = "--duration-s", paramLabel = "N", description = "Seconds to run the job (default: the variant's)")
+    private Integer durationS;
+
+    @Option(names = "--warmup-s", paramLabel = "N", defaultValue = "10",
+            description = "Records/s are measured from this mark to the end (default: ${DEFAULT-VALUE}; at most half the duration)")
+    private int warmupS;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Checkpoint directory (default: a temporary directory deleted afterwards); its job subdirectory must not hold checkpoints")
+    private Path checkpointDir;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Job configuration override (docs/configuration.md), repeatable")
+    private Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(names = "--report-vertex", paramLabel = "ID", defaultValue = BenchmarkJob.COUNTER_ID,
+            description = "Chain-head operator whose subtasks each checkpoint line lists: source or counter (default: ${DEFAULT-VALUE})")
+    private String reportVertex;
+
+    @Option(names = "--list", description = "List the variants and exit")
+    private boolean list;
+
+    private final PrintStream stdout;
+
+    /** @param stdout where JSON lines (and {@code --list}) go */
+    public CheckpointBenchmark(PrintStream stdout) {
+        this.stdout = stdout;
+    }
+
+    /** Runs the command line; exits the JVM with the status described on the class. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CheckpointBenchmark(System.out)).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (list) {
+            for (Variant v : Variant.ALL) {
+                stdout.printf("%-16s %s (default %d s)%n", v.name(), v.description(), v.defaultDurationS());
+            }
+            return 0;
+        }
+        if (variantName == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing VARIANT; one of "
+                    + Variant.ALL.stream().map(Variant::name).toList() + " (see --list)");
+        }
+        Variant variant = Variant.named(variantName).orElseThrow(() -> new CommandLine.ParameterException(
+                spec.commandLine(), "Unknown variant '" + variantName + "'; one of "
+                + Variant.ALL.stream().map(Variant::name).toList()));
+        int duration = durationS == null ? variant.defaultDurationS() : durationS;
+        if (duration < 1 || warmupS < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--duration-s must be >= 1 and --warmup-s >= 0, got " + duration + " and " + warmupS);
+        }
+        int warmup = Math.min(warmupS, duration / 2);
+
+        boolean temporary = checkpointDir == null;
+        Path dir = temporary ? Files.createTempDirectory("weir-benchmark-") : checkpointDir;
+        Path jobDir = dir.resolve(BenchmarkJob.jobName(variant));
+        if (!temporary && Files.isDirectory(jobDir) && !isEmpty(jobDir)) {
+            LOG.error("{} holds checkpoints of an earlier run; the job would restore from them. Remove it or pick another --checkpoint-dir", jobDir);
+            return 2;
+        }
+        try {
+            return run(variant, duration, warmup, dir);
+        } finally {
+            if (temporary) {
+                deleteRecursively(dir);
+            }
+        }
+    }
+
+    private int run(Variant variant, int durationS, int warmupS, Path dir) throws Exception {
+        JsonProvider json = JsonProvider.provider();
+        JsonLines out = new JsonLines(json, stdout);
+        AtomicLong rows = new AtomicLong();
+        try (LocalEngine engine = LocalEngine.fromServiceLoader(CheckpointBenchmark.class.getClassLoader(), Configuration.empty())) {
+            PluginRegistry plugins = engine.services().plugins();
+            if (!(plugins instanceof MapPluginRegistry registry)) {
+                throw new IllegalStateException("the engine's plugin registry is a " + plugins.getClass().getName()
+                        + ", not a MapPluginRegistry; cannot register " + CountingSinkFactory.TYPE);
+            }
+            registry.addSink(new CountingSinkFactory(rows));
+
+            JsonObject jobFile = BenchmarkJob.build(json, variant, dir);
+            JobGraph job;
+            try {
+                job = new JobSpecParser(registry, json).parse(jobFile.toString(), dir, overrides);
+            } catch (InvalidJobException e) {
+                LOG.error("Invalid benchmark job {}: {}", BenchmarkJob.jobName(variant), e.getMessage());
+                return 2;
+            }
+            LOG.info("Running {} for {} s (warm-up {} s), checkpoints in {}, overrides {}", variant.name(), durationS, warmupS, dir, overrides);
+
+            CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex);
+            long start = System.nanoTime();
+            JobHandle handle = engine.submit(job, recorder);
+
+            CountSample atWarmup = awaitMark(handle, rows, start, warmupS);
+            CountSample atEnd = atWarmup == null ? null : awaitMark(handle, rows, start, durationS);
+            boolean endedEarly = atEnd == null;
+            if (endedEarly) {
+                LOG.error("Job {} ended before the {} s mark", job.name(), durationS);
+            }
+            cancelUnlessEnded(handle);
+            JobResult result;
+            try {
+                result = handle.result().get(CANCEL_TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                LOG.error("Job {} did not stop within {} s of cancel (status {})", job.name(), CANCEL_TIMEOUT_S, handle.status());
+                return 1;
+            }
+            if (result.failure() != null) {
+                LOG.error("Job {} ended {}", job.name(), result.status(), result.failure());
+            }
+
+            List<CompletedCheckpointStats> completed = recorder.completed();
+            DurationSummary durations = DurationSummary.afterFirst(completed);
+            JsonObjectBuilder durationJson = json.createObjectBuilder().add("counted", durations.counted());
+            if (durations.medianMs().isPresent()) {
+                durationJson.add("median", durations.medianMs().getAsDouble()).add("max", durations.maxMs().getAsLong());
+            } else {
+                durationJson.add("median", JsonValue.NULL).add("max", JsonValue.NULL);
+            }
+            JsonObjectBuilder summary = json.createObjectBuilder()
+                    .add("type", "summary")
+                    .add("variant", variant.name())
+                    .add("duration_ms", durationJson);
+            if (endedEarly) {
+                summary.add("records_per_s_after_warmup", JsonValue.NULL);
+            } else {
+                summary.add("records_per_s_after_warmup", Math.round(atWarmup.recordsPerSecondUntil(atEnd)));
+            }
+            summary.add("checkpoints_completed", completed.size())
+                    .add("checkpoints_failed", recorder.failed())
+                    .add("run_s", durationS)
+                    .add("warmup_s", warmupS)
+                    .add("rows_counted", rows.get())
+                    .add("restarts", result.restarts())
+                    .add("final_status", result.status().name())
+                    .add("load_average_1m", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
+            out.write(summary.build());
+            return !endedEarly && result.status() == JobStatus.CANCELED ? 0 : 1;
+        }
+    }
+
+    /**
+     * Waits until {@code markS} seconds after {@code start} unless the job ends first.
+     *
+     * @return the row counter at the mark, or null if the job reached a terminal status before it
+     */
+    private static CountSample awaitMark(JobHandle handle, AtomicLong rows, long start, int markS) throws InterruptedException {
+        long deadline = start + TimeUnit.SECONDS.toNanos(markS);
+        long remaining = deadline - System.nanoTime();
+        if (remaining > 0) {
+            try {
+                handle.result().get(remaining, TimeUnit.NANOSECONDS);
+                return null;
+            } catch (TimeoutException e) {
+                // the normal case: the job is still running at the mark
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("job " + handle.jobName() + " result completed exceptionally", e);
+            }
+        }
+        return handle.status().isTerminal() ? null : new CountSample(rows.get(), System.nanoTime());
+    }
+
+    /**
+     * Cancels the job if it is still running. A job that already reached a terminal status is left
+     * alone: its job master may have shut down its executor, and cancel would then be rejected.
+     */
+    private static void cancelUnlessEnded(JobHandle handle) {
+        if (handle.status().isTerminal()) {
+            return;
+        }
+        try {
+            handle.cancel();
+        } catch (RejectedExecutionException e) {
+            LOG.warn("Cancel of job {} was rejected (status {}); it ended meanwhile", handle.jobName(), handle.status());
+        }
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot delete " + p, e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Could not delete checkpoint directory {}: {}", dir, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.weir.launcher;
+
+import java.util.Map;
+
+/**
+ * Runs a command that needs the engine. The launcher has checked the command line before calling
+ * it; {@link OsgiCommandExecutor} boots Felix and hands the request to the CLI bundle.
+ */
+@FunctionalInterface
+public interface CommandExecutor {
+    /**
+     * @param request the command as a map of JDK types (shape: {@link CommandBridge}), or null for
+     *        none (only an interactive shell)
+     * @param feature the feature to boot (file {@code conf/features/<feature>.json})
+     * @param interactiveShell whether to offer the Gogo shell on stdin and keep running until it exits
+     * @return the process exit code ({@link ExitCodes})
+     * @throws LauncherException for a failure with a message for the user
+     */
+    int execute(Map<String, Object> request, String feature, boolean interactiveShell);
+}

@@ -1,0 +1,235 @@
+package io.weir.launcher;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+import org.osgi.framework.startlevel.BundleStartLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The embedded Apache Felix framework of one {@code weir} process: boots it with the bundles of a
+ * {@link FeatureDescriptor}, hot-deploys {@code <home>/plugins} through FileInstall, and stops it.
+ *
+ * <p>Framework storage is a fresh temporary directory per process (deleted on {@link #stop()}), so
+ * several {@code weir} commands can run at once and no state leaks between runs; FileInstall
+ * reinstalls the plugins on every start (~200 ms).
+ *
+ * <p>Configuration, besides the feature's {@code config}: storage (clean on first init), the
+ * system bundle re-exporting SLF4J from the class path (so bundles log through slf4j-simple, see
+ * {@link #slf4jPackages()}), {@code felix.fileinstall.dir}, and {@code gosh.args=--nointeractive}
+ * unless an interactive shell is wanted (Gogo would otherwise stop the framework when stdin ends).
+ *
+ * <p>Thread-safe: {@link #stop()} may be called from the main thread and the Ctrl-C hook at once.
+ */
+public final class FelixHost {
+    private static final Logger LOG = LoggerFactory.getLogger(FelixHost.class);
+    /** How long {@link #stop()} waits for the framework to stop, in ms. */
+    static final long STOP_TIMEOUT_MS = 10_000;
+
+    private final Framework framework;
+    private final Path storage;
+    /** Errors Felix reported while starting bundles; appended by Felix's event thread. */
+    private final List<String> startErrors = new CopyOnWriteArrayList<>();
+    /** Guarded by {@code this}. */
+    private boolean stopped;
+
+    private FelixHost(Framework framework, Path storage) {
+        this.framework = framework;
+        this.storage = storage;
+    }
+
+    /**
+     * Boots the framework and starts every bundle of {@code feature}; returns once the framework has
+     * reached its beginning start level (bundles ACTIVE; plugins may still be arriving).
+     *
+     * @param home the distribution's root ({@code bundles/}, {@code plugins/})
+     * @param feature the bundles and configuration
+     * @param interactiveShell whether Gogo reads commands from stdin
+     * @return the running framework
+     * @throws LauncherException (exit 1) if a bundle is missing or cannot be installed, or Felix fails to start
+     */
+    public static FelixHost start(Path home, FeatureDescriptor feature, boolean interactiveShell) {
+        long t0 = System.nanoTime();
+        List<Path> jars = feature.resolve(home.resolve("bundles"));
+        Path storage;
+        try {
+            storage = Files.createTempDirectory("weir-felix-");
+        } catch (IOException e) {
+            throw new LauncherException(ExitCodes.FAILED, "cannot create the framework storage directory: " + e, e);
+        }
+        Map<String, String> cfg = new HashMap<>(feature.config());
+        cfg.put(Constants.FRAMEWORK_STORAGE, storage.toString());
+        cfg.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        cfg.put(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, slf4jPackages());
+        cfg.put("felix.fileinstall.dir", home.resolve("plugins").toString());
+        if (interactiveShell) {
+            cfg.remove("gosh.args");
+        } else {
+            cfg.put("gosh.args", "--nointeractive");
+        }
+        FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
+                .orElseThrow(() -> new LauncherException(ExitCodes.FAILED, "no OSGi FrameworkFactory on the class path: is lib/ complete?"));
+        Framework fw = factory.newFramework(cfg);
+        FelixHost host = new FelixHost(fw, storage);
+        try {
+            fw.init();
+            BundleContext ctx = fw.getBundleContext();
+            ctx.addFrameworkListener(host::onFrameworkEvent);
+            List<Bundle> installed = new ArrayList<>();
+            for (int i = 0; i < jars.size(); i++) {
+                Path jar = jars.get(i);
+                Bundle b;
+                try {
+                    // "reference:" makes Felix read the jar in place instead of copying it into the cache
+                    b = ctx.installBundle("reference:" + jar.toUri());
+                } catch (BundleException e) {
+                    throw new LauncherException(ExitCodes.FAILED, "cannot install bundle " + jar + ": " + e.getMessage(), e);
+                }
+                b.adapt(BundleStartLevel.class).setStartLevel(feature.bundles().get(i).startLevel());
+                installed.add(b);
+            }
+            for (Bundle b : installed) {
+                if (!isFragment(b)) {
+                    b.start(); // persistent mark: starts when the framework reaches the bundle's level
+                }
+            }
+            long tInstalled = System.nanoTime();
+            fw.start(); // raises the start level to the beginning level, starting bundles on the way
+            long tStarted = System.nanoTime();
+            for (Bundle b : installed) {
+                if (!isFragment(b) && b.getState() != Bundle.ACTIVE) {
+                    LOG.warn("Bundle {} {} is not active (state {})", b.getSymbolicName(), b.getVersion(), b.getState());
+                }
+            }
+            LOG.debug("Felix {} up: {} bundles installed in {} ms, started in {} ms", fw.getVersion(), installed.size(),
+                    (tInstalled - t0) / 1_000_000, (tStarted - tInstalled) / 1_000_000);
+            return host;
+        } catch (BundleException | RuntimeException e) {
+            host.stop();
+            if (e instanceof LauncherException le) {
+                throw le;
+            }
+            throw new LauncherException(ExitCodes.FAILED, "cannot start the OSGi framework: " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the system bundle's context, to find services registered by bundles */
+    public BundleContext context() {
+        return framework.getBundleContext();
+    }
+
+    /** @return errors Felix reported while starting bundles (e.g. unresolved requirements), in order */
+    public List<String> startErrors() {
+        return List.copyOf(startErrors);
+    }
+
+    /**
+     * Blocks until the framework stops by itself (e.g. {@code stop 0} or end of input in the
+     * interactive shell).
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void awaitStopped() throws InterruptedException {
+        framework.waitForStop(0);
+    }
+
+    /** Stops the framework (waits up to {@value #STOP_TIMEOUT_MS} ms) and deletes its storage. Idempotent. */
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        long t0 = System.nanoTime();
+        try {
+            framework.stop();
+            FrameworkEvent ev = framework.waitForStop(STOP_TIMEOUT_MS);
+            if (ev.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
+                LOG.warn("OSGi framework did not stop within {} ms", STOP_TIMEOUT_MS);
+            }
+        } catch (BundleException e) {
+            LOG.warn("Stopping the OSGi framework failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warn("Interrupted while stopping the OSGi framework");
+        }
+        deleteRecursively(storage);
+        LOG.debug("Felix stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private void onFrameworkEvent(FrameworkEvent event) {
+        if (event.getType() == FrameworkEvent.ERROR) {
+            Bundle b = event.getBundle();
+            String msg = (b == null ? "framework" : b.getSymbolicName() + " " + b.getVersion()) + ": "
+                    + (event.getThrowable() == null ? "error" : event.getThrowable().getMessage());
+            startErrors.add(msg);
+            LOG.warn("OSGi error in {}", msg);
+        }
+    }
+
+    private static boolean isFragment(Bundle b) {
+        return b.getHeaders("").get(Constants.FRAGMENT_HOST) != null;
+    }
+
+    /**
+     * The system bundle re-exports SLF4J from the launcher's class path at the jar's real version
+     * (read from slf4j-api's manifest, so upgrading it needs no code change), plus the 1.7.36 exports
+     * slf4j-api 2.x declares itself, for bundles built against 1.7.
+     *
+     * @return the value of {@code org.osgi.framework.system.packages.extra}
+     * @throws LauncherException if slf4j-api on the class path carries no version
+     */
+    static String slf4jPackages() {
+        String v = org.slf4j.LoggerFactory.class.getPackage().getImplementationVersion();
+        if (v == null) {
+            throw new LauncherException(ExitCodes.FAILED, "slf4j-api in lib/ has no Implementation-Version in its manifest");
+        }
+        return String.join(",",
+                "org.slf4j;version=" + v,
+                "org.slf4j.event;version=" + v,
+                "org.slf4j.helpers;version=" + v,
+                "org.slf4j.spi;version=" + v,
+                "org.slf4j;version=1.7.36",
+                "org.slf4j.helpers;version=1.7.36");
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            LOG.warn("Could not delete framework storage {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.weir.launcher;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code weir} command line (picocli): parses and checks the arguments, then hands commands
+ * that need the engine to a {@link CommandExecutor}.
+ * <pre>
+ * weir run JOB.json [--set key=value ...] [--shell]
+ * weir plugins
+ * weir shell
+ * weir --help | --version
+ * </pre>
+ * Exit codes: {@link ExitCodes}. Errors found here (unknown option, missing or unreadable job file,
+ * malformed {@code --set}) exit 2 before any framework starts.
+ *
+ * <p>Not thread-safe: one instance per process, used by the main thread.
+ */
+public final class Launcher {
+    private final CommandExecutor executor;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /**
+     * @param executor runs commands that need the engine
+     * @param out standard output (help, version)
+     * @param err error messages
+     */
+    public Launcher(CommandExecutor executor, PrintStream out, PrintStream err) {
+        this.executor = executor;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * @param args the command line
+     * @return the process exit code
+     */
+    public int execute(String... args) {
+        CommandLine cl = new CommandLine(new Weir(executor));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof LauncherException le) {
+                err.println("error: " + le.getMessage());
+                return le.exitCode();
+            }
+            err.println("error: " + e);
+            e.printStackTrace(err);
+            return ExitCodes.FAILED;
+        });
+        return cl.execute(args);
+    }
+
+    /** Top-level command: only options and subcommands. */
+    @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+            description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix.",
+            subcommands = {RunCommand.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
+    static final class Weir implements Callable<Integer> {
+        final CommandExecutor executor;
+
+        @Option(names = "--feature", paramLabel = "NAME", defaultValue = "embedded",
+                description = "Feature to boot: conf/features/NAME.json (default: ${DEFAULT-VALUE}).")
+        String feature;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        Weir(CommandExecutor executor) {
+            this.executor = executor;
+        }
+
+        @Override
+        public Integer call() {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: run, plugins or shell");
+        }
+    }
+
+    /** {@code weir run JOB.json}. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = {"Runs a job to its end on the embedded engine, printing each completed checkpoint and, at the end, "
+                + "the per-subtask breakdown of the last one.",
+                "Exit code 0 if the job FINISHED, 1 if it FAILED or was CANCELED, 2 if the job file is invalid (nothing started). "
+                + "Ctrl-C cancels the job."})
+    static final class RunCommand implements Callable<Integer> {
+        @ParentCommand
+        Weir parent;
+
+        @Parameters(index = "0", paramLabel = "JOB.json",
+                description = "The job file; relative paths inside it resolve against its directory.")
+        Path job;
+
+        @Option(names = "--set", paramLabel = "KEY=VALUE",
+                description = "Overrides a configuration option of the job, e.g. --set execution.checkpointing.interval=2s. Repeatable.")
+        List<String> overrides = new ArrayList<>();
+
+        @Option(names = "--shell", description = "Also open the interactive Gogo shell; keeps running until it exits.")
+        boolean shell;
+
+        @Override
+        public Integer call() {
+            Path file = Arguments.requireReadableJobFile(job);
+            Map<String, String> parsed = Arguments.parseOverrides(overrides);
+            return parent.executor.execute(CommandBridge.runRequest(file, parsed), parent.feature, shell);
+        }
+    }
+
+    /** {@code weir plugins}. */
+    @Command(name = "plugins", mixinStandardHelpOptions = true,
+            description = "Lists the installed plugin types (from plugins/) with their kind and bundle.")
+    static final class PluginsCommand implements Callable<Integer> {
+        @ParentCommand
+        Weir parent;
+
+        @Override
+        public Integer call() {
+            return parent.executor.execute(CommandBridge.pluginsRequest(), parent.feature, false);
+        }
+    }
+
+    /** {@code weir shell}. */
+    @Command(name = "shell", mixinStandardHelpOptions = true,
+            description = "Boots the engine and opens the interactive Gogo shell (commands weir:run, weir:plugins).")
+    static final class ShellCommand implements Callable<Integer> {
+        @ParentCommand
+        Weir parent;
+
+        @Override
+        public Integer call() {
+            return parent.executor.execute(null, parent.feature, true);
+        }
+    }
+
+    /** {@code --version}: the launcher's, Felix's and Java's versions. */
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String weir = Launcher.class.getPackage().getImplementationVersion();
+            return new String[] {
+                "weir " + (weir == null ? "(development build)" : weir),
+                "Apache Felix " + felixVersion() + ", Java " + System.getProperty("java.version")};
+        }
+
+        /** Felix's jar has no Implementation-Version; its Bundle-Version is in the manifest. */
+        private static String felixVersion() {
+            java.security.CodeSource source = org.apache.felix.framework.Felix.class.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                return "(unknown version)";
+            }
+            try (java.util.jar.JarInputStream in = new java.util.jar.JarInputStream(source.getLocation().openStream())) {
+                java.util.jar.Manifest m = in.getManifest();
+                String v = m == null ? null : m.getMainAttributes().getValue("Bundle-Version");
+                return v == null ? "(unknown version)" : v;
+            } catch (java.io.IOException e) {
+                return "(unknown version)";
+            }
+        }
+    }
+}
