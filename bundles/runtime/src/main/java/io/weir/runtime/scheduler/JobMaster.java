@@ -204,12 +204,16 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     @Override
     public void cancel() {
-        executor.execute(() -> {
-            if (!status.isTerminal()) {
-                LOG.info("Cancelling job {}", job.name());
-                terminate(JobStatus.CANCELED, null);
-            }
-        });
+        try {
+            executor.execute(() -> {
+                if (!status.isTerminal()) {
+                    LOG.info("Cancelling job {}", job.name());
+                    terminate(JobStatus.CANCELED, null);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the job already ended and its job master thread is gone: nothing to cancel
+        }
     }
 
     // ---- deployment

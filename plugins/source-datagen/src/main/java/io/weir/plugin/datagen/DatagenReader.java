@@ -23,7 +23,10 @@ import java.util.function.LongSupplier;
  * {@code limit / p} records (the first {@code limit % p} subtasks one more). With a rate, pollNext
  * never sleeps: it emits what is due ({@link RatePacer}) and otherwise returns
  * {@link PollStatus#NOTHING_AVAILABLE} with {@link #idleWaitNanos()} = time until the next record is
- * due. Each poll emits at most {@value #MAX_ROWS_PER_POLL} rows.
+ * due. Each poll emits at most {@value #MAX_ROWS_PER_POLL} rows and at most
+ * {@value #MAX_BYTES_PER_POLL} bytes of payload (about one network buffer), so a poll started
+ * while the output still had a free buffer cannot flood it: the runtime checks for backpressure
+ * only between polls.
  *
  * <p>Position: the number of rows emitted by this subtask, in operator list state
  * {@value #STATE_NAME} (one {@code Long}); a restore continues the sequence after it. The payload
@@ -35,6 +38,7 @@ public final class DatagenReader implements SourceReader {
     /** Name of the operator list state holding the number of emitted rows. */
     public static final String STATE_NAME = "offset";
     static final int MAX_ROWS_PER_POLL = 1024;
+    static final int MAX_BYTES_PER_POLL = 32 * 1024;
     private static final long MIN_IDLE_NANOS = 10_000L;
     private static final Logger LOG = LoggerFactory.getLogger(DatagenReader.class);
 
@@ -43,6 +47,7 @@ public final class DatagenReader implements SourceReader {
     private final byte[] payload;
     private final LongSupplier nanoClock;
     private final LongSupplier wallClockMillis;
+    private final int maxRowsPerPoll;
 
     // Task thread only.
     private ListState<Long> offsetState;
@@ -70,6 +75,7 @@ public final class DatagenReader implements SourceReader {
         }
         this.nanoClock = nanoClock;
         this.wallClockMillis = wallClockMillis;
+        this.maxRowsPerPoll = Math.max(1, Math.min(MAX_ROWS_PER_POLL, MAX_BYTES_PER_POLL / Math.max(1, settings.recordSize())));
     }
 
     /**
@@ -110,7 +116,7 @@ public final class DatagenReader implements SourceReader {
             return PollStatus.END_OF_INPUT;
         }
         long now = nanoClock.getAsLong();
-        long n = Math.min(Math.min(pacer.permits(now), MAX_ROWS_PER_POLL), share - emitted);
+        long n = Math.min(Math.min(pacer.permits(now), maxRowsPerPoll), share - emitted);
         if (n <= 0) {
             idleWaitNanos = Math.max(MIN_IDLE_NANOS, pacer.nanosUntilNext(now));
             return PollStatus.NOTHING_AVAILABLE;

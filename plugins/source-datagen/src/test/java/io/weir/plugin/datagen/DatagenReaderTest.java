@@ -88,12 +88,17 @@ class DatagenReaderTest {
     }
 
     @Test
-    void unlimitedRateEmitsBatchesOf1024PerPoll() throws Exception {
+    void unlimitedRateEmitsAboutOneBufferOfPayloadPerPoll() throws Exception {
         SourceReader reader = started(new DatagenSourceFactory().create(config(Map.of()), DatagenSettings.SCHEMA), 0, 1);
         List<Row> rows = new ArrayList<>();
 
         assertThat(reader.pollNext(rows::add)).isEqualTo(PollStatus.MORE_AVAILABLE);
-        assertThat(rows).hasSize(1024);
+        assertThat(rows).hasSize(32 * 1024 / 100);
+
+        SourceReader small = started(new DatagenSourceFactory().create(config(Map.of("record-size", 10L)), DatagenSettings.SCHEMA), 0, 1);
+        rows.clear();
+        small.pollNext(rows::add);
+        assertThat(rows).as("never more than 1024 rows").hasSize(1024);
     }
 
     @Test
@@ -114,8 +119,9 @@ class DatagenReaderTest {
         List<Row> rows = new ArrayList<>();
         restored.pollNext(rows::add);
 
-        assertThat(rows.get(0).getLong(1)).isEqualTo(3 * 1024L);
-        assertThat(rows.get(0).getLong(0)).isEqualTo(3 * 1024L % 5);
+        long perPoll = 32 * 1024 / 100;
+        assertThat(rows.get(0).getLong(1)).isEqualTo(3 * perPoll);
+        assertThat(rows.get(0).getLong(0)).isEqualTo(3 * perPoll % 5);
     }
 
     @Test

@@ -44,7 +44,7 @@ public final class BufferPool {
         NetworkBuffer b = free.poll();
         if (b == null && created < capacity) {
             created++;
-            b = new NetworkBuffer(new byte[bufferSize], this);
+            b = new NetworkBuffer(new byte[bufferSize], this, true);
         }
         if (b != null) {
             available.decrementAndGet();
@@ -53,12 +53,17 @@ public final class BufferPool {
     }
 
     /**
+     * An overdraft: a buffer beyond the pool's free buffers, for a record larger than a pooled
+     * buffer or for the rest of a batch the producer started while buffers were still free. It
+     * counts against the pool's availability until recycled, so the producer stays backpressured
+     * until consumers have drained the overdraft too: in-flight data stays bounded.
+     *
      * @param size bytes needed
-     * @return a buffer outside the pool's budget (for a record larger than a pooled buffer, or an
-     *         overdraft while a single record is being emitted); recycling it frees it
+     * @return a fresh buffer of at least {@code size} bytes, garbage once recycled
      */
-    public NetworkBuffer requestUnpooled(int size) {
-        return new NetworkBuffer(new byte[Math.max(size, bufferSize)], null);
+    public NetworkBuffer requestOverdraft(int size) {
+        available.decrementAndGet();
+        return new NetworkBuffer(new byte[Math.max(size, bufferSize)], this, false);
     }
 
     /** @return whether {@link #request()} would return a buffer; lock-free (one volatile read) */
@@ -77,8 +82,10 @@ public final class BufferPool {
     }
 
     void recycle(NetworkBuffer buffer) {
-        synchronized (this) {
-            free.push(buffer);
+        if (buffer.isPooled()) {
+            synchronized (this) {
+                free.push(buffer);
+            }
         }
         available.incrementAndGet();
         for (Runnable r : availabilityListeners) {

@@ -13,12 +13,19 @@ package io.weir.runtime.io.network;
 public final class NetworkBuffer {
     private final byte[] segment;
     private final BufferPool pool;
+    private final boolean pooled;
     private int size;
     private Runnable onRecycle;
 
-    NetworkBuffer(byte[] segment, BufferPool pool) {
+    NetworkBuffer(byte[] segment, BufferPool pool, boolean pooled) {
         this.segment = segment;
         this.pool = pool;
+        this.pooled = pooled;
+    }
+
+    /** @return whether the segment goes back to the pool's free list (false for an overdraft) */
+    boolean isPooled() {
+        return pooled;
     }
 
     /** @return the backing array; bytes [0, size) are valid */
@@ -51,9 +58,7 @@ public final class NetworkBuffer {
         Runnable r = onRecycle;
         onRecycle = null;
         size = 0;
-        if (pool != null) {
-            pool.recycle(this);
-        }
+        pool.recycle(this);
         if (r != null) {
             r.run();
         }

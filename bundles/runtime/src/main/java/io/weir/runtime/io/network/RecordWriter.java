@@ -66,9 +66,9 @@ public final class RecordWriter {
             b = null;
         }
         if (b == null) {
-            b = need > pool.bufferSize() ? pool.requestUnpooled(need) : pool.request();
+            b = need > pool.bufferSize() ? null : pool.request();
             if (b == null) {
-                b = pool.requestUnpooled(need);
+                b = pool.requestOverdraft(need);
             }
             current[channel] = b;
         }
