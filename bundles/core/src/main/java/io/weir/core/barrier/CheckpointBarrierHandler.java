@@ -18,6 +18,13 @@ public interface CheckpointBarrierHandler {
     /** {@code channel} ended: no more barriers will come from it, do not wait for it. */
     void processEndOfPartition(int channel);
 
+    /**
+     * The timer registered with {@link BarrierHandlerContext#registerAlignmentTimer} fired: if
+     * still aligning {@code checkpointId}, switch it to unaligned. Default: ignore.
+     */
+    default void onAlignmentTimeout(long checkpointId) {
+    }
+
     /** {@code bytes} of records were read from a channel (counted while aligning). */
     default void onBytesProcessed(long bytes) {
     }

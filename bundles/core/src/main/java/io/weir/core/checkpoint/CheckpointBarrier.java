@@ -15,4 +15,9 @@ public record CheckpointBarrier(long checkpointId, long timestamp, CheckpointOpt
             throw new IllegalArgumentException("checkpoint id must be >= 1, got " + checkpointId);
         }
     }
+
+    /** @return this barrier switched to unaligned (it overtakes in-flight data from now on) */
+    public CheckpointBarrier asUnaligned() {
+        return options.isUnaligned() ? this : new CheckpointBarrier(checkpointId, timestamp, options.toUnaligned());
+    }
 }

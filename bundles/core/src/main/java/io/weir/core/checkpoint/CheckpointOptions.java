@@ -20,6 +20,16 @@ public record CheckpointOptions(CheckpointAlignment alignment, long alignedTimeo
         return new CheckpointOptions(CheckpointAlignment.ALIGNED, 0, false);
     }
 
+    /** @return whether barriers of this checkpoint overtake in-flight data (PROTOCOL.md §6) */
+    public boolean isUnaligned() {
+        return alignment == CheckpointAlignment.UNALIGNED;
+    }
+
+    /** @return a copy switched to unaligned (an aligned-with-timeout checkpoint whose timeout fired) */
+    public CheckpointOptions toUnaligned() {
+        return new CheckpointOptions(CheckpointAlignment.UNALIGNED, 0, isFinal);
+    }
+
     /** @return a copy marked as the final checkpoint */
     public CheckpointOptions asFinal() {
         return new CheckpointOptions(alignment, alignedTimeoutMs, true);

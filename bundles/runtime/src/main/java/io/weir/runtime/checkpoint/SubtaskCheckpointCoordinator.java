@@ -2,6 +2,7 @@ package io.weir.runtime.checkpoint;
 
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.checkpoint.CancelCheckpointMarker;
+import io.weir.core.checkpoint.ChannelStateHandle;
 import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.CheckpointFailureReason;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
@@ -25,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The task side of a checkpoint (PROTOCOL.md §3): runs {@code checkpointState} on the task thread
@@ -44,7 +45,7 @@ public final class SubtaskCheckpointCoordinator {
     private final TaskId taskId;
     private final List<SnapshotParticipant> participants;
     private final PreBarrierHook preBarrier;
-    private final Consumer<Object> broadcast;
+    private final ChannelIO channels;
     private final CheckpointStorage storage;
     private final CheckpointResponder responder;
     private final Executor asyncOperations;
@@ -65,19 +66,19 @@ public final class SubtaskCheckpointCoordinator {
      * @param taskId this task
      * @param participants the chain's operators, head to tail (a source reader first)
      * @param preBarrier step 1
-     * @param broadcast sends an event on every output channel, behind all data
+     * @param channels barriers, events and in-flight data of the task's channels
      * @param storage checkpoint storage
      * @param responder where acks and declines go
      * @param asyncOperations the AsyncOperations pool
      */
     public SubtaskCheckpointCoordinator(String jobName, TaskId taskId, List<SnapshotParticipant> participants,
-            PreBarrierHook preBarrier, Consumer<Object> broadcast, CheckpointStorage storage,
+            PreBarrierHook preBarrier, ChannelIO channels, CheckpointStorage storage,
             CheckpointResponder responder, Executor asyncOperations) {
         this.jobName = jobName;
         this.taskId = taskId;
         this.participants = List.copyOf(participants);
         this.preBarrier = preBarrier;
-        this.broadcast = broadcast;
+        this.channels = channels;
         this.storage = storage;
         this.responder = responder;
         this.asyncOperations = asyncOperations;
@@ -101,19 +102,23 @@ public final class SubtaskCheckpointCoordinator {
         lastCheckpointId = Math.max(lastCheckpointId, id);
         if (abortedBeforeBarrier.remove(id)) {
             LOG.info("Checkpoint {} of job {} was aborted before task {} reached it; forwarding a cancel marker", id, jobName, taskId);
-            broadcast.accept(new CancelCheckpointMarker(id));
+            channels.broadcastEvent(new CancelCheckpointMarker(id));
             return;
         }
         long syncStart = System.nanoTime();
         List<PendingSnapshot> pending = new ArrayList<>(participants.size());
         boolean barrierSent = false;
+        List<CompletableFuture<List<byte[]>>> outputState;
+        CompletableFuture<Map<Integer, List<byte[]>>> inputState;
         try {
             // step 1
             preBarrier.prepareSnapshotPreBarrier(id);
             // step 2: the barrier goes out before the snapshot so downstream overlaps with us
-            broadcast.accept(barrier);
+            outputState = channels.broadcastBarrier(barrier);
             barrierSent = true;
-            // steps 3 and 4 (alignment timer, channel state) belong to unaligned checkpoints
+            // step 3 (the alignment timer) is the barrier handler's; step 4: in-flight input data
+            inputState = barrier.options().isUnaligned() ? channels.inputChannelState(id)
+                    : CompletableFuture.completedFuture(Map.of());
             // step 5
             CheckpointStreamFactory streams = storage.resolveCheckpoint(id);
             for (SnapshotParticipant p : participants) {
@@ -127,33 +132,70 @@ public final class SubtaskCheckpointCoordinator {
             responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, e);
             if (!barrierSent) {
                 // downstream would otherwise wait for this barrier until a later one subsumes it
-                broadcast.accept(new CancelCheckpointMarker(id));
+                channels.broadcastEvent(new CancelCheckpointMarker(id));
             }
             return;
         }
         long syncMs = (System.nanoTime() - syncStart) / 1_000_000;
-        try {
-            asyncOperations.execute(() -> runAsyncPart(id, pending, alignment, syncMs));
-        } catch (RejectedExecutionException e) {
-            responder.declineCheckpoint(taskId, id, CheckpointFailureReason.JOB_SHUTTING_DOWN, e);
-        }
+        long asyncStart = System.nanoTime();
+        // the async part starts once the in-flight data is known (at once for aligned checkpoints)
+        CompletableFuture<?>[] inflight = new CompletableFuture<?>[outputState.size() + 1];
+        outputState.toArray(inflight);
+        inflight[outputState.size()] = inputState;
+        CompletableFuture.allOf(inflight).whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                LOG.debug("In-flight data of checkpoint {} at task {} (job {}) is incomplete: {}", id, taskId, jobName, failure.toString());
+                responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, failure);
+                return;
+            }
+            try {
+                asyncOperations.execute(() -> runAsyncPart(id, barrier, pending, outputState, inputState.join(), alignment, syncMs, asyncStart));
+            } catch (RejectedExecutionException e) {
+                responder.declineCheckpoint(taskId, id, CheckpointFailureReason.JOB_SHUTTING_DOWN, e);
+            }
+        });
     }
 
-    private void runAsyncPart(long id, List<PendingSnapshot> pending, BarrierAlignment alignment, long syncMs) {
-        long asyncStart = System.nanoTime();
+    private void runAsyncPart(long id, CheckpointBarrier barrier, List<PendingSnapshot> pending,
+            List<CompletableFuture<List<byte[]>>> outputState, Map<Integer, List<byte[]>> inputState,
+            BarrierAlignment alignment, long syncMs, long asyncStart) {
         try {
+            CheckpointStreamFactory streams = storage.resolveCheckpoint(id);
+            List<ChannelStateHandle> input = new ArrayList<>();
+            for (Map.Entry<Integer, List<byte[]>> e : new java.util.TreeMap<>(inputState).entrySet()) {
+                ChannelStateHandle h = ChannelStateWriter.write(e.getKey(), e.getValue(), streams);
+                if (h != null) {
+                    input.add(h);
+                }
+            }
+            List<ChannelStateHandle> output = new ArrayList<>();
+            for (int i = 0; i < outputState.size(); i++) {
+                ChannelStateHandle h = ChannelStateWriter.write(i, outputState.get(i).join(), streams);
+                if (h != null) {
+                    output.add(h);
+                }
+            }
             Map<String, OperatorSubtaskState> states = new HashMap<>();
-            for (PendingSnapshot p : pending) {
+            for (int i = 0; i < pending.size(); i++) {
+                PendingSnapshot p = pending.get(i);
                 OperatorStateHandle op = p.operatorState.write();
                 KeyGroupsStateHandle keyed = p.keyedState == null ? null : p.keyedState.write();
                 states.put(p.operatorId, new OperatorSubtaskState(op == null ? List.of() : List.of(op),
-                        keyed == null ? List.of() : List.of(keyed)));
+                        keyed == null ? List.of() : List.of(keyed), i == 0 ? input : List.of(),
+                        i == pending.size() - 1 ? output : List.of()));
             }
             TaskStateSnapshot snapshot = new TaskStateSnapshot(states);
+            long persisted = 0;
+            for (ChannelStateHandle h : input) {
+                persisted += h.dataBytes();
+            }
+            for (ChannelStateHandle h : output) {
+                persisted += h.dataBytes();
+            }
             long asyncMs = (System.nanoTime() - asyncStart) / 1_000_000;
             SubtaskCheckpointMetrics metrics = new SubtaskCheckpointMetrics(System.currentTimeMillis(), alignment.startDelayMs(),
-                    alignment.alignmentDurationNanos() / 1_000_000, syncMs, asyncMs, snapshot.stateSize(), 0,
-                    alignment.processedBytesDuringAlignment(), false);
+                    alignment.alignmentDurationNanos() / 1_000_000, syncMs, asyncMs, snapshot.stateSize(), persisted,
+                    alignment.processedBytesDuringAlignment(), barrier.options().isUnaligned() || persisted > 0);
             responder.acknowledgeCheckpoint(taskId, id, metrics, snapshot);
         } catch (Throwable e) {
             LOG.warn("Task {} of job {} failed the asynchronous part of checkpoint {}", taskId, jobName, id, e);
@@ -171,7 +213,7 @@ public final class SubtaskCheckpointCoordinator {
         if (reason != CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER) {
             responder.declineCheckpoint(taskId, id, reason, null);
         }
-        broadcast.accept(new CancelCheckpointMarker(id));
+        channels.broadcastEvent(new CancelCheckpointMarker(id));
     }
 
     /**

@@ -248,8 +248,9 @@ public final class JobMaster implements JobHandle, TaskListener {
         }
 
         TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
-                services.asyncOperations(), this);
+                services.asyncOperations(), this, services.timers());
         List<StreamTask> created = new ArrayList<>();
+        ChannelStateRestore channelState = new ChannelStateRestore();
         for (List<JobVertex> chain : plan.chains()) {
             JobVertex head = chain.get(0);
             JobVertex tail = chain.get(chain.size() - 1);
@@ -268,6 +269,7 @@ public final class JobMaster implements JobHandle, TaskListener {
                 }
                 BufferPool pool = outEdges.isEmpty() ? null : new BufferPool(bufferSize, subpartitions * (credits + 1) + floating);
                 List<RecordWriter> writers = new ArrayList<>();
+                List<PipelinedSubpartition> outputs = new ArrayList<>();
                 for (JobEdge e : outEdges) {
                     PipelinedSubpartition[] row = links.get(e)[s];
                     List<PipelinedSubpartition> sps = new ArrayList<>();
@@ -276,6 +278,7 @@ public final class JobMaster implements JobHandle, TaskListener {
                             sps.add(sp);
                         }
                     }
+                    outputs.addAll(sps);
                     writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(tail.outputSchema())));
                 }
                 // inputs
@@ -295,12 +298,15 @@ public final class JobMaster implements JobHandle, TaskListener {
                         }
                     }
                     gate = new InputGate(channels);
+                    channelState.addInputs(channels, restoreState.get(head.id()));
                 }
+                channelState.addOutputs(outputs, pool, restoreState.get(tail.id()));
                 TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
                         head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool, failureInjection);
                 created.add(head.kind() == VertexKind.SOURCE ? new SourceStreamTask(d, taskServices) : new InputStreamTask(d, taskServices));
             }
         }
+        channelState.replay();
         tasks = List.copyOf(created);
         for (StreamTask t : created) {
             Thread thread = new Thread(t, job.name() + "/" + t.taskId().vertexId() + "#" + t.taskId().subtaskIndex());

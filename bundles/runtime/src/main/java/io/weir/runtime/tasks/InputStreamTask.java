@@ -23,6 +23,8 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     private final RecordDeserializer deserializer = new RecordDeserializer();
     /** Task thread only. */
     private CheckpointBarrierHandler barrierHandler;
+    /** Task thread only: in-flight input of unaligned checkpoints still being recorded, by checkpoint id. */
+    private final java.util.TreeMap<Long, InflightRecording> recordings = new java.util.TreeMap<>();
     /** Task thread only: channels that delivered end-of-data. */
     private final boolean[] endOfData;
     private int endOfDataCount;
@@ -64,9 +66,15 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         Object entry = e.entry();
         int channel = e.channel();
         if (entry instanceof NetworkBuffer buffer) {
+            if (!recordings.isEmpty()) {
+                for (InflightRecording r : recordings.values()) {
+                    r.onBuffer(channel, buffer.segment(), buffer.size());
+                }
+            }
             deserializer.setBuffer(buffer, channel);
         } else if (entry instanceof CheckpointBarrier barrier) {
             barrierHandler.processBarrier(barrier, channel);
+            settleRecordings();
             if (!gate.isBlocked(channel)) {
                 // The upstream subpartition paused itself when it sent this aligned barrier; the
                 // handler did not hold the channel back (single input, stale barrier, alignment
@@ -75,6 +83,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
             }
         } else if (entry instanceof CancelCheckpointMarker marker) {
             barrierHandler.processCancellationBarrier(marker, channel);
+            settleRecordings();
         } else if (entry == EndOfData.INSTANCE) {
             if (!endOfData[channel]) {
                 endOfData[channel] = true;
@@ -88,8 +97,63 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         return 0;
     }
 
+    /**
+     * A recording the handler did not start right after an unaligned trigger had nothing in flight
+     * (e.g. a single input channel); completed ones are forgotten.
+     */
+    private void settleRecordings() {
+        recordings.values().removeIf(r -> {
+            if (!r.isStarted()) {
+                r.start(new int[0]);
+            }
+            return r.isDone();
+        });
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<java.util.Map<Integer, java.util.List<byte[]>>> inputChannelState(long checkpointId) {
+        InflightRecording r = new InflightRecording(checkpointId);
+        recordings.put(checkpointId, r);
+        return r.future();
+    }
+
+    @Override
+    public void startPersistingInflight(long checkpointId, int[] channels) {
+        InflightRecording r = recordings.get(checkpointId);
+        if (r != null) {
+            r.start(channels);
+        }
+    }
+
+    @Override
+    public void stopPersistingInflight(long checkpointId, int channel) {
+        InflightRecording r = recordings.get(checkpointId);
+        if (r != null) {
+            r.stop(channel);
+            if (r.isDone()) {
+                recordings.remove(checkpointId);
+            }
+        }
+    }
+
+    @Override
+    public void requestPriorityBarrier(long checkpointId, int channel) {
+        gate.channel(channel).convertToPriority(checkpointId);
+    }
+
+    @Override
+    public void registerAlignmentTimer(long checkpointId, long delayMs) {
+        services.timers().schedule(() -> mailbox.put(new io.weir.runtime.mailbox.Mail("alignment timeout of checkpoint " + checkpointId, () -> {
+            barrierHandler.onAlignmentTimeout(checkpointId);
+            settleRecordings();
+        })), delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     @Override
     protected void closeHead() {
+        java.util.concurrent.CancellationException ended = new java.util.concurrent.CancellationException("task " + taskId() + " ended");
+        recordings.values().forEach(r -> r.abort(ended));
+        recordings.clear();
         deserializer.release();
         if (barrierHandler != null) {
             barrierHandler.close();
@@ -120,6 +184,10 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
 
     @Override
     public void abortCheckpointOnBarrier(long checkpointId, CheckpointFailureReason reason) {
+        InflightRecording r = recordings.remove(checkpointId);
+        if (r != null) {
+            r.abort(new java.util.concurrent.CancellationException("checkpoint " + checkpointId + " aborted: " + reason));
+        }
         checkpoints.abortCheckpoint(checkpointId, reason);
     }
 

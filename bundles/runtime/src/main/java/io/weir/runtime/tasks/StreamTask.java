@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import io.weir.core.checkpoint.CheckpointAlignment;
+import io.weir.runtime.checkpoint.ChannelIO;
 
 /**
  * One subtask of a chain of operators, run by its own thread through a mailbox loop
@@ -41,7 +46,7 @@ import java.util.List;
  * <p>The {@link TaskCheckpointGateway} methods may be called from any thread; they only enqueue
  * mails. Everything else runs on the task thread.
  */
-public abstract class StreamTask implements Runnable, TaskCheckpointGateway {
+public abstract class StreamTask implements Runnable, TaskCheckpointGateway, ChannelIO {
     private static final Logger LOG = LoggerFactory.getLogger(StreamTask.class);
     /** Longest wait when nothing is available, ns; a signal ends it earlier. */
     protected static final long IDLE_WAIT_NANOS = 50_000_000L;
@@ -199,7 +204,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway {
             next = operators.get(i).asOutput();
         }
         checkpoints = new SubtaskCheckpointCoordinator(deployment.jobName(), taskId(), participants, this::prepareSnapshotPreBarrier,
-                this::broadcastEvent, services.storage(), services.responder(), services.asyncOperations());
+                this, services.storage(), services.responder(), services.asyncOperations());
         for (ChainedOperator co : operators) {
             co.operator.initializeState(co.context);
             co.operator.open();
@@ -240,10 +245,33 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway {
     }
 
     /** Sends an event on every output channel behind all data. */
-    protected void broadcastEvent(Object event) {
+    @Override
+    public void broadcastEvent(Object event) {
         for (RecordWriter w : deployment.writers()) {
             w.broadcastEvent(event);
         }
+    }
+
+    @Override
+    public List<CompletableFuture<List<byte[]>>> broadcastBarrier(CheckpointBarrier barrier) {
+        List<CompletableFuture<List<byte[]>>> overtaken = new ArrayList<>();
+        for (RecordWriter w : deployment.writers()) {
+            overtaken.addAll(w.broadcastBarrier(barrier));
+        }
+        CheckpointOptions options = barrier.options();
+        if (options.alignment() == CheckpointAlignment.ALIGNED_WITH_TIMEOUT && !deployment.writers().isEmpty()) {
+            // a barrier waiting in an output queue longer than the timeout overtakes the data before it
+            long delay = Math.max(0, barrier.timestamp() + options.alignedTimeoutMs() - System.currentTimeMillis());
+            List<RecordWriter> writers = deployment.writers();
+            services.timers().schedule(() -> writers.forEach(w -> w.convertToPriority(barrier.checkpointId())),
+                    delay, TimeUnit.MILLISECONDS);
+        }
+        return overtaken;
+    }
+
+    @Override
+    public CompletableFuture<Map<Integer, List<byte[]>>> inputChannelState(long checkpointId) {
+        return CompletableFuture.completedFuture(Map.of());
     }
 
     /** @return whether every writer can take a record (false = backpressured) */

@@ -18,8 +18,9 @@ import java.util.concurrent.Executor;
  * @param barrierHandlers creates the barrier handler of input tasks
  * @param asyncOperations the AsyncOperations pool
  * @param listener the job master
+ * @param timers engine timers (alignment timeouts, output-queue barrier timeouts)
  */
 public record TaskServices(PluginRegistry plugins, StateBackend stateBackend, CheckpointStorage storage,
         CheckpointResponder responder, CheckpointBarrierHandlerFactory barrierHandlers, Executor asyncOperations,
-        TaskListener listener) {
+        TaskListener listener, java.util.concurrent.ScheduledExecutorService timers) {
 }

@@ -58,7 +58,7 @@ class NotifyCheckpointCompleteTest {
         };
         SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("v", 0, 0),
                 List.of(participant("map", failing), participant("sink", sink), participant("other", alsoFailing)),
-                id -> { }, event -> { }, (CheckpointStorage) null, (CheckpointResponder) null, Runnable::run);
+                id -> { }, new RecordingChannels(), (CheckpointStorage) null, (CheckpointResponder) null, Runnable::run);
 
         assertThatThrownBy(() -> coordinator.notifyCheckpointComplete(7))
                 .hasMessageContaining("operator 'map'").hasMessageContaining("notifyCheckpointComplete(7)")
@@ -88,7 +88,7 @@ class NotifyCheckpointCompleteTest {
         };
         SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("v", 0, 0),
                 List.of(participant("map", failing), participant("out", sinkOperator)),
-                id -> { }, event -> { }, (CheckpointStorage) null, (CheckpointResponder) null, Runnable::run);
+                id -> { }, new RecordingChannels(), (CheckpointStorage) null, (CheckpointResponder) null, Runnable::run);
 
         assertThatThrownBy(() -> coordinator.notifyCheckpointComplete(3)).hasMessageContaining("operator 'map'");
 
@@ -121,13 +121,36 @@ class NotifyCheckpointCompleteTest {
         SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("v", 0, 0), List.of(),
                 id -> {
                     throw new IllegalStateException("flush failed");
-                }, sent::add, (CheckpointStorage) null, responder, Runnable::run);
+                }, new RecordingChannels(sent), (CheckpointStorage) null, responder, Runnable::run);
 
         coordinator.checkpointState(new io.weir.core.checkpoint.CheckpointBarrier(4, 0, io.weir.core.checkpoint.CheckpointOptions.aligned()),
                 new io.weir.core.barrier.BarrierAlignment(0, 0, 0));
 
         assertThat(declines).containsExactly("decline 4 CHECKPOINT_DECLINED flush failed");
         assertThat(sent).containsExactly(new io.weir.core.checkpoint.CancelCheckpointMarker(4));
+    }
+
+    /** Records events; no in-flight data. */
+    private record RecordingChannels(List<Object> sent) implements ChannelIO {
+        RecordingChannels() {
+            this(new ArrayList<>());
+        }
+
+        @Override
+        public List<java.util.concurrent.CompletableFuture<List<byte[]>>> broadcastBarrier(io.weir.core.checkpoint.CheckpointBarrier barrier) {
+            sent.add(barrier);
+            return List.of();
+        }
+
+        @Override
+        public void broadcastEvent(Object event) {
+            sent.add(event);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Map<Integer, List<byte[]>>> inputChannelState(long checkpointId) {
+            return java.util.concurrent.CompletableFuture.completedFuture(Map.of());
+        }
     }
 
     private static SnapshotParticipant participant(String id, CheckpointListener listener) {

@@ -4,6 +4,7 @@ import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorStateHandle;
+import io.weir.core.checkpoint.ChannelStateHandle;
 import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.checkpoint.StreamStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
@@ -36,7 +37,7 @@ public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
     /** The format version this class writes, and the newest it reads. */
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
@@ -110,7 +111,7 @@ public final class MetadataSerializer {
                     stored, (int) crc.getValue()));
         }
         try (DataInputStream body = new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, bodyLength))) {
-            CheckpointMetadata metadata = readBody(body);
+            CheckpointMetadata metadata = readBody(body, version);
             if (body.available() != 0) {
                 throw new IOException(body.available() + " bytes left over after the last operator");
             }
@@ -158,11 +159,34 @@ public final class MetadataSerializer {
                     writeLongs(h.offsets(), out);
                     writeStreamHandle(h.delegate(), where, out);
                 }
+                writeChannelState(e.getValue().inputChannelState(), where, out);
+                writeChannelState(e.getValue().resultSubpartitionState(), where, out);
             }
         }
     }
 
-    private static CheckpointMetadata readBody(DataInputStream in) throws IOException {
+    /** Version 2: in-flight data of unaligned checkpoints, per channel. */
+    private static void writeChannelState(List<ChannelStateHandle> handles, String where, DataOutputStream out) throws IOException {
+        out.writeInt(handles.size());
+        for (ChannelStateHandle h : handles) {
+            out.writeInt(h.channel());
+            out.writeLong(h.dataBytes());
+            writeStreamHandle(h.delegate(), where, out);
+        }
+    }
+
+    private static List<ChannelStateHandle> readChannelState(DataInputStream in) throws IOException {
+        int count = readCount(in, "channel state handle count");
+        List<ChannelStateHandle> handles = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int channel = in.readInt();
+            long dataBytes = in.readLong();
+            handles.add(new ChannelStateHandle(channel, readStreamHandle(in), dataBytes));
+        }
+        return handles;
+    }
+
+    private static CheckpointMetadata readBody(DataInputStream in, int version) throws IOException {
         long checkpointId = in.readLong();
         String jobName = readString(in);
         long timestamp = in.readLong();
@@ -193,7 +217,9 @@ public final class MetadataSerializer {
                     KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
                     keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in)));
                 }
-                if (subtasks.put(index, new OperatorSubtaskState(opHandles, keyed)) != null) {
+                List<ChannelStateHandle> input = version >= 2 ? readChannelState(in) : List.of();
+                List<ChannelStateHandle> output = version >= 2 ? readChannelState(in) : List.of();
+                if (subtasks.put(index, new OperatorSubtaskState(opHandles, keyed, input, output)) != null) {
                     throw new IOException("operator " + operatorId + " lists subtask " + index + " twice");
                 }
             }

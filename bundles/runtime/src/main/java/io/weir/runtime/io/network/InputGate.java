@@ -44,6 +44,11 @@ public final class InputGate {
         this.wakeUp = wakeUp;
     }
 
+    /** @return the subpartition behind {@code channel} */
+    public PipelinedSubpartition channel(int channel) {
+        return channels.get(channel);
+    }
+
     /** @return the number of channels */
     public int numberOfChannels() {
         return channels.size();

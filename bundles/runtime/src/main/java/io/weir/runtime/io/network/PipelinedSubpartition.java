@@ -4,6 +4,9 @@ import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The link from one producer subtask to one consumer subtask on one edge, with credit-based flow
@@ -29,6 +32,10 @@ public final class PipelinedSubpartition {
     private boolean blocked;
     /** Set once before data flows. */
     private Runnable consumerNotifier = () -> { };
+    /** Guarded by this: an aligned-with-timeout barrier not yet polled by the consumer, or null. */
+    private CheckpointBarrier pendingBarrier;
+    /** Guarded by this: completes with the data {@link #pendingBarrier} overtakes (empty if none). */
+    private CompletableFuture<List<byte[]>> pendingOvertaken;
 
     /** @param initialCredit exclusive buffers of the consumer channel, ≥ 1 */
     public PipelinedSubpartition(int initialCredit) {
@@ -48,7 +55,125 @@ public final class PipelinedSubpartition {
         add(buffer);
     }
 
-    /** Producer side: queues an event (barrier, cancel marker, end of data) behind all data. */
+    /**
+     * Producer side: sends a checkpoint barrier (PROTOCOL.md §4, §6).
+     * <ul>
+     * <li>UNALIGNED: the barrier overtakes everything queued on this link (producer backlog and
+     *     consumer-side received buffers alike) and goes to the head of the consumer's queue; the
+     *     overtaken buffers are this producer's output channel state, returned at once.</li>
+     * <li>ALIGNED_WITH_TIMEOUT: queued behind the data like an aligned barrier; the future completes
+     *     empty when the consumer takes the barrier, or with the overtaken data if
+     *     {@link #convertToPriority} lets it overtake first.</li>
+     * <li>otherwise: queued behind the data; the future completes empty at once.</li>
+     * </ul>
+     *
+     * @return the in-flight data this barrier overtook, as copies of the buffers' bytes, in order
+     */
+    public CompletableFuture<List<byte[]>> addBarrier(CheckpointBarrier barrier) {
+        CompletableFuture<List<byte[]>> overtaken = new CompletableFuture<>();
+        List<byte[]> captured = null;
+        boolean notify;
+        synchronized (this) {
+            boolean wasEmpty = received.isEmpty();
+            switch (barrier.options().alignment()) {
+                case UNALIGNED -> {
+                    captured = new ArrayList<>();
+                    copyBuffers(received, captured);
+                    copyBuffers(backlog, captured);
+                    received.addFirst(barrier);
+                    blocked = false;
+                }
+                case ALIGNED_WITH_TIMEOUT -> {
+                    if (pendingOvertaken != null) {
+                        pendingOvertaken.complete(List.of()); // superseded by a newer checkpoint's barrier
+                    }
+                    pendingBarrier = barrier;
+                    pendingOvertaken = overtaken;
+                    backlog.add(barrier);
+                }
+                default -> {
+                    captured = List.of();
+                    backlog.add(barrier);
+                }
+            }
+            transfer();
+            notify = wasEmpty && !received.isEmpty();
+        }
+        if (captured != null) {
+            overtaken.complete(captured);
+        }
+        if (notify) {
+            consumerNotifier.run();
+        }
+        return overtaken;
+    }
+
+    /**
+     * Lets the pending aligned-with-timeout barrier of {@code checkpointId} overtake the data queued
+     * before it (its timeout fired at the producer, or the consumer switched to unaligned). The
+     * barrier becomes unaligned; the overtaken buffers complete the future {@link #addBarrier}
+     * returned. No-op if that barrier was already taken by the consumer. Thread-safe.
+     */
+    public void convertToPriority(long checkpointId) {
+        List<byte[]> captured = new ArrayList<>();
+        CompletableFuture<List<byte[]>> future;
+        boolean notify;
+        synchronized (this) {
+            if (pendingBarrier == null || pendingBarrier.checkpointId() != checkpointId) {
+                return;
+            }
+            boolean wasEmpty = received.isEmpty();
+            collectAhead(received, pendingBarrier, captured);
+            if (!received.remove(pendingBarrier)) {
+                collectAhead(backlog, pendingBarrier, captured);
+                backlog.remove(pendingBarrier);
+            }
+            received.addFirst(pendingBarrier.asUnaligned());
+            blocked = false;
+            future = pendingOvertaken;
+            pendingBarrier = null;
+            pendingOvertaken = null;
+            transfer();
+            notify = wasEmpty && !received.isEmpty();
+        }
+        future.complete(captured);
+        if (notify) {
+            consumerNotifier.run();
+        }
+    }
+
+    private static void copyBuffers(ArrayDeque<Object> queue, List<byte[]> into) {
+        for (Object o : queue) {
+            if (o instanceof NetworkBuffer b) {
+                into.add(java.util.Arrays.copyOf(b.segment(), b.size()));
+            }
+        }
+    }
+
+    /** Copies the buffers before {@code stop} in {@code queue} (all of them if it is absent). */
+    private static void collectAhead(ArrayDeque<Object> queue, Object stop, List<byte[]> into) {
+        for (Object o : queue) {
+            if (o == stop) {
+                return;
+            }
+            if (o instanceof NetworkBuffer b) {
+                into.add(java.util.Arrays.copyOf(b.segment(), b.size()));
+            }
+        }
+    }
+
+    /**
+     * Restore: queues buffers of persisted in-flight data (PROTOCOL.md §6) before any new data.
+     * Call before the producer and consumer start.
+     */
+    public void addRestoredBuffer(byte[] data, BufferPool pool) {
+        NetworkBuffer buffer = pool.requestOverdraft(data.length);
+        System.arraycopy(data, 0, buffer.segment(), 0, data.length);
+        buffer.setSize(data.length);
+        add(buffer);
+    }
+
+    /** Producer side: queues an event (cancel marker, end of data) behind all data. */
     public void addEvent(Object event) {
         add(event);
     }
@@ -92,8 +217,21 @@ public final class PipelinedSubpartition {
     }
 
     /** @return the next received entry (a {@link NetworkBuffer} or an event), or null */
-    public synchronized Object poll() {
-        return received.poll();
+    public Object poll() {
+        CompletableFuture<List<byte[]>> done = null;
+        Object entry;
+        synchronized (this) {
+            entry = received.poll();
+            if (entry != null && entry == pendingBarrier) {
+                done = pendingOvertaken;
+                pendingBarrier = null;
+                pendingOvertaken = null;
+            }
+        }
+        if (done != null) {
+            done.complete(List.of());
+        }
+        return entry;
     }
 
     /** @return whether the consumer has something to poll */
@@ -109,11 +247,18 @@ public final class PipelinedSubpartition {
     /** Drops everything queued, recycling buffers (task cancellation). */
     public void releaseAll() {
         ArrayDeque<Object> drop = new ArrayDeque<>();
+        CompletableFuture<List<byte[]>> pending;
         synchronized (this) {
+            pending = pendingOvertaken;
+            pendingBarrier = null;
+            pendingOvertaken = null;
             drop.addAll(received);
             drop.addAll(backlog);
             received.clear();
             backlog.clear();
+        }
+        if (pending != null) {
+            pending.completeExceptionally(new java.util.concurrent.CancellationException("channel released"));
         }
         for (Object o : drop) {
             if (o instanceof NetworkBuffer b) {

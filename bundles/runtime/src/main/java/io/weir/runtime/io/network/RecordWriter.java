@@ -5,7 +5,10 @@ import io.weir.api.RowSerializer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import io.weir.core.checkpoint.CheckpointBarrier;
 
 /**
  * Serializes the rows of one output edge of a task into network buffers, once per row, and hands
@@ -107,6 +110,28 @@ public final class RecordWriter {
         flushAll();
         for (PipelinedSubpartition sp : subpartitions) {
             sp.addEvent(event);
+        }
+    }
+
+    /**
+     * Flushes, then sends a checkpoint barrier on every channel (see
+     * {@link PipelinedSubpartition#addBarrier} for how each kind travels).
+     *
+     * @return per channel, the in-flight data the barrier overtook
+     */
+    public List<CompletableFuture<List<byte[]>>> broadcastBarrier(CheckpointBarrier barrier) {
+        flushAll();
+        List<CompletableFuture<List<byte[]>>> overtaken = new ArrayList<>(subpartitions.length);
+        for (PipelinedSubpartition sp : subpartitions) {
+            overtaken.add(sp.addBarrier(barrier));
+        }
+        return overtaken;
+    }
+
+    /** Lets the pending aligned-with-timeout barrier of {@code checkpointId} overtake on every channel. Thread-safe. */
+    public void convertToPriority(long checkpointId) {
+        for (PipelinedSubpartition sp : subpartitions) {
+            sp.convertToPriority(checkpointId);
         }
     }
 
