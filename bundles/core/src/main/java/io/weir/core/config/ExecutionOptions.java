@@ -28,6 +28,20 @@ public final class ExecutionOptions {
     /** Longest time a partly filled buffer waits before it is sent, ms. */
     public static final ConfigOption<Long> BUFFER_TIMEOUT = ConfigOption.durationOption(
             "execution.buffer-timeout", 100L, "Flush partly filled buffers after this.");
+    /**
+     * Buffer debloating: consumers size the producers' buffers so that in-flight data on their
+     * channels holds about {@link #BUFFER_DEBLOAT_TARGET} of their measured throughput.
+     */
+    public static final ConfigOption<Boolean> BUFFER_DEBLOAT_ENABLED = ConfigOption.booleanOption(
+            "taskmanager.network.memory.buffer-debloat.enabled", true, "Adapt buffer sizes to consumer throughput.");
+    /**
+     * In-flight data per consumer, in ms of its throughput. Default 200 ms, not Flink's 1 s: an
+     * aligned checkpoint's start delay under backpressure is about this long and an unaligned one
+     * persists about this much data, and local channels have no network round trip to hide.
+     */
+    public static final ConfigOption<Long> BUFFER_DEBLOAT_TARGET = ConfigOption.durationOption(
+            "taskmanager.network.memory.buffer-debloat.target", 200L, "In-flight data per consumer, as time of its throughput.");
+
     /** Chain forward edges of equal parallelism into one task. */
     public static final ConfigOption<Boolean> CHAINING = ConfigOption.booleanOption(
             "pipeline.operator-chaining", true, "Chain forward edges of equal parallelism.");
@@ -51,7 +65,7 @@ public final class ExecutionOptions {
     /** @return every option of this class */
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
-                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, CHAINING, STATE_BACKEND, ASYNC_THREADS,
+                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND, ASYNC_THREADS,
                 INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS);
     }
 }

@@ -47,6 +47,13 @@ final class InflightRecording {
         return started;
     }
 
+    /** Records the unread rest of the buffer being deserialized at the snapshot: in flight whatever its channel. */
+    void addUnconsumed(int channel, byte[] rest) {
+        if (rest.length > 0) {
+            data.computeIfAbsent(channel, k -> new ArrayList<>()).add(rest);
+        }
+    }
+
     /** Copies a buffer read from {@code channel} if that channel is being recorded. */
     void onBuffer(int channel, byte[] segment, int size) {
         if (open.contains(channel)) {

@@ -25,6 +25,12 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     private CheckpointBarrierHandler barrierHandler;
     /** Task thread only: in-flight input of unaligned checkpoints still being recorded, by checkpoint id. */
     private final java.util.TreeMap<Long, InflightRecording> recordings = new java.util.TreeMap<>();
+    /** Buffer debloating every {@value #DEBLOAT_PERIOD_MS} ms, or null when disabled. Task thread only. */
+    private final io.weir.runtime.io.network.BufferDebloater debloater;
+    private static final long DEBLOAT_PERIOD_MS = 100;
+    private java.util.concurrent.ScheduledFuture<?> debloatTimer;
+    /** Task thread only: bytes of input buffers taken so far. */
+    private long consumedBytes;
     /** Task thread only: channels that delivered end-of-data. */
     private final boolean[] endOfData;
     private int endOfDataCount;
@@ -34,6 +40,11 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         super(deployment, services);
         this.gate = deployment.inputGate();
         gate.setDataAvailableListener(mailbox::wakeUp);
+        io.weir.core.config.Configuration config = deployment.config();
+        this.debloater = config.get(io.weir.core.config.ExecutionOptions.BUFFER_DEBLOAT_ENABLED)
+                ? new io.weir.runtime.io.network.BufferDebloater(config.get(io.weir.core.config.ExecutionOptions.BUFFER_DEBLOAT_TARGET),
+                        config.get(io.weir.core.config.ExecutionOptions.BUFFER_SIZE))
+                : null;
         this.endOfData = new boolean[gate.numberOfChannels()];
     }
 
@@ -45,11 +56,25 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     @Override
     protected SnapshotParticipant headParticipant() {
         barrierHandler = services.barrierHandlers().create(this, deployment.config(), toString());
+        if (debloater != null) {
+            debloatTimer = services.timers().scheduleAtFixedRate(() -> mailbox.put(new io.weir.runtime.mailbox.Mail("debloat buffers",
+                    () -> gate.setDesiredBufferSize(debloater.update(consumedBytes, System.nanoTime(), gate.buffersInFlight())))),
+                    DEBLOAT_PERIOD_MS, DEBLOAT_PERIOD_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
         return null;
     }
 
     @Override
     protected long runDefaultAction() throws Exception {
+        if (gate.hasPriorityEvent()) {
+            // an unaligned barrier overtook the queued data: handle it now, even mid-buffer
+            InputGate.ChannelEntry p = gate.pollPriorityEvent();
+            if (p != null) {
+                barrierHandler.processBarrier((CheckpointBarrier) p.entry(), p.channel());
+                settleRecordings();
+                return 0;
+            }
+        }
         if (deserializer.hasBuffer()) {
             if (!outputAvailable()) {
                 return IDLE_WAIT_NANOS;
@@ -71,6 +96,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
                     r.onBuffer(channel, buffer.segment(), buffer.size());
                 }
             }
+            consumedBytes += buffer.size();
             deserializer.setBuffer(buffer, channel);
         } else if (entry instanceof CheckpointBarrier barrier) {
             barrierHandler.processBarrier(barrier, channel);
@@ -113,6 +139,10 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     @Override
     public java.util.concurrent.CompletableFuture<java.util.Map<Integer, java.util.List<byte[]>>> inputChannelState(long checkpointId) {
         InflightRecording r = new InflightRecording(checkpointId);
+        if (deserializer.hasBuffer()) {
+            // rows of a buffer taken before the barrier but processed after the snapshot
+            r.addUnconsumed(deserializer.channel(), deserializer.unconsumed());
+        }
         recordings.put(checkpointId, r);
         return r.future();
     }
@@ -151,6 +181,9 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
 
     @Override
     protected void closeHead() {
+        if (debloatTimer != null) {
+            debloatTimer.cancel(false);
+        }
         java.util.concurrent.CancellationException ended = new java.util.concurrent.CancellationException("task " + taskId() + " ended");
         recordings.values().forEach(r -> r.abort(ended));
         recordings.clear();

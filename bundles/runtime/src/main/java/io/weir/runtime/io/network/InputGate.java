@@ -23,6 +23,10 @@ public final class InputGate {
     private final ArrayDeque<Integer> withData = new ArrayDeque<>();
     /** Guarded by this. */
     private final boolean[] queued;
+    /** Guarded by this: channels that announced a priority barrier. */
+    private final ArrayDeque<Integer> priority = new ArrayDeque<>();
+    /** Written under this, read lock-free between records. */
+    private volatile boolean hasPriority;
     /** Task thread only. */
     private final boolean[] blocked;
 
@@ -36,6 +40,7 @@ public final class InputGate {
         for (int i = 0; i < this.channels.size(); i++) {
             final int channel = i;
             this.channels.get(i).setConsumerNotifier(() -> notifyDataAvailable(channel));
+            this.channels.get(i).setPriorityNotifier(() -> notifyPriority(channel));
         }
     }
 
@@ -47,6 +52,22 @@ public final class InputGate {
     /** @return the subpartition behind {@code channel} */
     public PipelinedSubpartition channel(int channel) {
         return channels.get(channel);
+    }
+
+    /** Asks every channel's producer for buffers of {@code bytes} (buffer debloating). */
+    public void setDesiredBufferSize(int bytes) {
+        for (PipelinedSubpartition sp : channels) {
+            sp.setDesiredBufferSize(bytes);
+        }
+    }
+
+    /** @return buffers queued on all channels */
+    public int buffersInFlight() {
+        int n = 0;
+        for (PipelinedSubpartition sp : channels) {
+            n += sp.buffersInFlight();
+        }
+        return n;
     }
 
     /** @return the number of channels */
@@ -112,6 +133,42 @@ public final class InputGate {
         for (PipelinedSubpartition sp : channels) {
             sp.releaseAll();
         }
+    }
+
+    /** @return whether a priority barrier may be waiting (one volatile read; checked between records) */
+    public boolean hasPriorityEvent() {
+        return hasPriority;
+    }
+
+    /**
+     * @return the next priority (unaligned) barrier that jumped to the head of a channel, or null;
+     *         task thread only
+     */
+    public ChannelEntry pollPriorityEvent() {
+        while (true) {
+            int channel;
+            synchronized (this) {
+                Integer c = priority.poll();
+                hasPriority = !priority.isEmpty();
+                if (c == null) {
+                    return null;
+                }
+                channel = c;
+            }
+            Object barrier = channels.get(channel).pollPriorityBarrier();
+            if (barrier != null) {
+                return new ChannelEntry(channel, barrier);
+            }
+            // already taken through the normal path
+        }
+    }
+
+    private void notifyPriority(int channel) {
+        synchronized (this) {
+            priority.add(channel);
+            hasPriority = true;
+        }
+        wakeUp.run();
     }
 
     private void notifyDataAvailable(int channel) {

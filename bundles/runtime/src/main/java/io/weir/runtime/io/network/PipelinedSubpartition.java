@@ -32,6 +32,10 @@ public final class PipelinedSubpartition {
     private boolean blocked;
     /** Set once before data flows. */
     private Runnable consumerNotifier = () -> { };
+    /** Bytes per buffer the consumer asks for (buffer debloating); read by the producer per row. */
+    private volatile int desiredBufferSize = Integer.MAX_VALUE;
+    /** Set once before data flows: told when a priority barrier was put at the head of the queue. */
+    private Runnable priorityNotifier = () -> { };
     /** Guarded by this: an aligned-with-timeout barrier not yet polled by the consumer, or null. */
     private CheckpointBarrier pendingBarrier;
     /** Guarded by this: completes with the data {@link #pendingBarrier} overtakes (empty if none). */
@@ -48,6 +52,22 @@ public final class PipelinedSubpartition {
     /** Sets what to call when the received queue turns non-empty (the consumer gate's notification). */
     public void setConsumerNotifier(Runnable notifier) {
         this.consumerNotifier = notifier;
+    }
+
+    /** Sets what to call when a barrier jumped to the head of the queue (the consumer handles it between records). */
+    public void setPriorityNotifier(Runnable notifier) {
+        this.priorityNotifier = notifier;
+    }
+
+    /** @return the head of the received queue if it is an unaligned barrier (which is then removed), else null */
+    public CheckpointBarrier pollPriorityBarrier() {
+        synchronized (this) {
+            if (received.peek() instanceof CheckpointBarrier b && b.options().isUnaligned()) {
+                received.poll();
+                return b;
+            }
+            return null;
+        }
     }
 
     /** Producer side: queues a finished data buffer. */
@@ -105,6 +125,9 @@ public final class PipelinedSubpartition {
         if (notify) {
             consumerNotifier.run();
         }
+        if (barrier.options().isUnaligned()) {
+            priorityNotifier.run();
+        }
         return overtaken;
     }
 
@@ -140,6 +163,7 @@ public final class PipelinedSubpartition {
         if (notify) {
             consumerNotifier.run();
         }
+        priorityNotifier.run();
     }
 
     private static void copyBuffers(ArrayDeque<Object> queue, List<byte[]> into) {
@@ -237,6 +261,32 @@ public final class PipelinedSubpartition {
     /** @return whether the consumer has something to poll */
     public synchronized boolean hasReceived() {
         return !received.isEmpty();
+    }
+
+    /** Consumer side: the buffer size (bytes) the producer should fill up to (buffer debloating). */
+    public void setDesiredBufferSize(int bytes) {
+        desiredBufferSize = bytes;
+    }
+
+    /** @return the buffer size the consumer asked for, bytes ({@link Integer#MAX_VALUE} = full buffers) */
+    public int desiredBufferSize() {
+        return desiredBufferSize;
+    }
+
+    /** @return buffers queued on this link, received and backlog (buffer debloating) */
+    public synchronized int buffersInFlight() {
+        int n = 0;
+        for (Object o : received) {
+            if (o instanceof NetworkBuffer) {
+                n++;
+            }
+        }
+        for (Object o : backlog) {
+            if (o instanceof NetworkBuffer) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return buffers waiting upstream for credit (the backlog), for metrics */

@@ -61,6 +61,11 @@ public final class RecordDeserializer {
         return row;
     }
 
+    /** @return a copy of the current buffer's rows not read yet (whole rows), or null if there is no buffer */
+    public byte[] unconsumed() {
+        return buffer == null ? null : java.util.Arrays.copyOfRange(buffer.segment(), pos, buffer.size());
+    }
+
     /** Recycles the current buffer unread (task cancellation). */
     public void release() {
         if (buffer != null) {

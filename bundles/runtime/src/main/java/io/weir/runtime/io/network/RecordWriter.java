@@ -64,7 +64,8 @@ public final class RecordWriter {
         int len = scratch.length();
         int need = len + 4;
         NetworkBuffer b = current[channel];
-        if (b != null && b.capacity() - b.size() < need) {
+        if (b != null && (b.capacity() - b.size() < need
+                || b.size() + need > subpartitions[channel].desiredBufferSize())) {
             finish(channel);
             b = null;
         }

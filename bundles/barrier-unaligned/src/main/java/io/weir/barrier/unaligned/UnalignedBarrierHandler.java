@@ -1,0 +1,432 @@
+package io.weir.barrier.unaligned;
+
+import io.weir.core.barrier.BarrierAlignment;
+import io.weir.core.barrier.BarrierHandlerContext;
+import io.weir.core.barrier.CheckpointBarrierHandler;
+import io.weir.core.checkpoint.CancelCheckpointMarker;
+import io.weir.core.checkpoint.CheckpointAlignment;
+import io.weir.core.checkpoint.CheckpointBarrier;
+import io.weir.core.checkpoint.CheckpointFailureReason;
+import java.util.Arrays;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The barrier handler for unaligned checkpoints and aligned checkpoints with a timeout
+ * (PROTOCOL.md §4, §6; modelled on Flink's {@code SingleCheckpointBarrierHandler} with the
+ * {@code AlternatingWaitingForFirstBarrierUnaligned} / {@code AlternatingCollectingBarriersUnaligned}
+ * states). The kind is decided per checkpoint from the options of its first barrier:
+ * <ul>
+ *   <li>{@link CheckpointAlignment#UNALIGNED}: at the first barrier the task snapshots at once and
+ *       the runtime records every buffer read from the live channels whose barrier is still
+ *       missing, until each one's barrier (or end of partition) arrives. Nothing is blocked.</li>
+ *   <li>{@link CheckpointAlignment#ALIGNED_WITH_TIMEOUT} with a timeout T &gt; 0 ms: aligned (each
+ *       channel that delivered the barrier is blocked), with an alignment timer of
+ *       max(0, T − start delay) ms registered at the first barrier. If it fires while still
+ *       aligning, or an unaligned barrier of the same checkpoint arrives (its producer switched),
+ *       the checkpoint switches to unaligned: resume all, trigger with the barrier as unaligned,
+ *       record the missing channels and ask their producers to let the barrier overtake.</li>
+ *   <li>{@link CheckpointAlignment#ALIGNED}, or with-timeout with T = 0: exactly like
+ *       {@code AlignedBarrierHandler}.</li>
+ * </ul>
+ *
+ * <pre>
+ *   WAITING_FOR_FIRST_BARRIER ── unaligned barrier n, other live channels missing:
+ *                                trigger, start persisting them ──► COLLECTING_UNALIGNED(n)
+ *   WAITING_FOR_FIRST_BARRIER ── aligned barrier n, other live channels missing:
+ *                                block (+ register timer if timeoutable) ──► COLLECTING_ALIGNED(n)
+ *   WAITING_FOR_FIRST_BARRIER ── barrier n on the only live channel: trigger
+ *                                (+ start persisting nothing if unaligned) ──► (stays)
+ *   COLLECTING_ALIGNED(n) ── aligned barrier n, others missing: block ──► (stays)
+ *   COLLECTING_ALIGNED(n) ── last live channel's barrier n, or its end of partition:
+ *                            resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
+ *   COLLECTING_ALIGNED(n) ── timer of n fires, or unaligned barrier n: resume all, trigger unaligned,
+ *                            persist + request priority barriers for the missing ──► COLLECTING_UNALIGNED(n)
+ *                            (or ──► WAITING_FOR_FIRST_BARRIER if that barrier was the last missing)
+ *   COLLECTING_UNALIGNED(n) ── barrier n or end of partition of a missing channel: stop persisting it;
+ *                              when none is missing ──► WAITING_FOR_FIRST_BARRIER
+ *   COLLECTING_*(n) ── barrier m &gt; n: (resume all if blocked) abort n (subsumed) ──► WAITING ──► first barrier m
+ *   COLLECTING_*(n) ── cancel marker m ≥ n: (resume all if blocked) abort ──► WAITING_FOR_FIRST_BARRIER
+ *   any ── close() ──► CLOSED (terminal; every later event but a timer throws IllegalStateException)
+ * </pre>
+ *
+ * <p>Rules: a barrier or cancel marker whose id is at most the last triggered or aborted
+ * checkpoint, or older than the one in progress, is stale and ignored. A cancel marker for a
+ * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. A
+ * channel that ended is never waited for or recorded again. The runtime discards the recorded
+ * data of aborted checkpoints itself, so aborts make no {@code stopPersistingInflight} calls.
+ *
+ * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
+ */
+public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(UnalignedBarrierHandler.class);
+
+    /** States of the handler; {@link #canTransitionTo} is the single transition table. */
+    enum Phase {
+        /** No checkpoint in progress; no channel blocked, nothing recorded. */
+        WAITING_FOR_FIRST_BARRIER,
+        /** Aligning: some but not all live channels delivered the barrier; those are blocked. */
+        COLLECTING_ALIGNED,
+        /** Triggered unaligned; the live channels whose barrier is missing are being recorded. Nothing blocked. */
+        COLLECTING_UNALIGNED,
+        /** The task shut down; terminal. */
+        CLOSED;
+
+        /** @return whether the handler may move from this state to {@code next} */
+        boolean canTransitionTo(Phase next) {
+            return switch (this) {
+                case WAITING_FOR_FIRST_BARRIER ->
+                        next == COLLECTING_ALIGNED || next == COLLECTING_UNALIGNED || next == CLOSED;
+                case COLLECTING_ALIGNED ->
+                        next == WAITING_FOR_FIRST_BARRIER || next == COLLECTING_UNALIGNED || next == CLOSED;
+                case COLLECTING_UNALIGNED -> next == WAITING_FOR_FIRST_BARRIER || next == CLOSED;
+                case CLOSED -> false;
+            };
+        }
+    }
+
+    private final BarrierHandlerContext context;
+    private final String taskName;
+    /** Live/ended channels. Task thread only. */
+    private final InputChannels channels;
+    /** Current state. Task thread only. */
+    private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
+    /** The checkpoint in progress: non-null exactly in the COLLECTING states. Task thread only. */
+    private PendingCheckpoint pending;
+    /** Highest checkpoint id triggered (and finished) or aborted here, 0 if none; barriers up to it are stale. Task thread only. */
+    private long lastFinishedCheckpointId;
+    /** Highest id of any barrier or cancel marker seen, 0 if none. Task thread only. */
+    private long latestCheckpointId;
+    /** Running total of bytes processed (bytes); a checkpoint reports differences. Task thread only. */
+    private long bytesProcessed;
+
+    /**
+     * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
+     *     is read once, here
+     * @param taskName for logs and error messages
+     * @throws IllegalArgumentException if the context reports fewer than one input channel
+     * @throws NullPointerException if an argument is null
+     */
+    public UnalignedBarrierHandler(BarrierHandlerContext context, String taskName) {
+        this.context = Objects.requireNonNull(context, "context");
+        this.taskName = Objects.requireNonNull(taskName, "taskName");
+        this.channels = new InputChannels(taskName, context.numberOfInputChannels());
+    }
+
+    /**
+     * Handles the barrier of checkpoint <i>n</i> from {@code channel} as described in the class
+     * Javadoc: ignores it if stale, aborts an older checkpoint in progress as
+     * {@link CheckpointFailureReason#CHECKPOINT_SUBSUMED} if <i>n</i> is newer, then starts,
+     * advances, switches or completes checkpoint <i>n</i>.
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range, or the barrier is an
+     *     {@link CheckpointAlignment#AT_LEAST_ONCE} barrier (this handler is for exactly-once)
+     * @throws IllegalStateException if the handler is closed, the channel already ended, or the
+     *     channel delivers the barrier of the checkpoint in progress twice
+     */
+    @Override
+    public void processBarrier(CheckpointBarrier barrier, int channel) {
+        Objects.requireNonNull(barrier, "barrier");
+        long id = barrier.checkpointId();
+        requireOpen("barrier of checkpoint " + id + " on channel " + channel);
+        requireLive(channel, "barrier of checkpoint " + id);
+        if (barrier.options().alignment() == CheckpointAlignment.AT_LEAST_ONCE) {
+            throw new IllegalArgumentException("task " + taskName + ": barrier of checkpoint " + id + " on channel "
+                    + channel + " is AT_LEAST_ONCE; the unaligned handler serves exactly-once checkpoints only");
+        }
+        latestCheckpointId = Math.max(latestCheckpointId, id);
+        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+            LOG.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, in progress {})",
+                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+            return;
+        }
+        if (pending != null && id > pending.checkpointId()) {
+            LOG.debug("Task {}: barrier of checkpoint {} on channel {} subsumes checkpoint {} ({})",
+                    taskName, id, channel, pending.checkpointId(), phase);
+            abortInProgress(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+        }
+        if (pending == null) {
+            startCheckpoint(barrier, channel);
+            return;
+        }
+        if (pending.hasDelivered(channel)) {
+            throw new IllegalStateException("task " + taskName + ": channel " + channel
+                    + " delivered the barrier of checkpoint " + id + " twice");
+        }
+        pending.markDelivered(channel);
+        if (phase == Phase.COLLECTING_UNALIGNED) {
+            context.stopPersistingInflight(id, channel);
+            finishUnalignedIfComplete();
+        } else if (barrier.options().isUnaligned()) {
+            // Its producer's output-queue timer fired: the checkpoint is unaligned from now on
+            // (Flink's AbstractAlternatingAlignedBarrierHandlerState#barrierReceived).
+            switchToUnaligned("unaligned barrier on channel " + channel);
+        } else if (pending.isComplete(channels)) {
+            completeAlignment();
+        } else {
+            pending.markBlocked();
+            context.blockChannel(channel);
+        }
+    }
+
+    /**
+     * Handles a cancel marker for checkpoint <i>n</i>: if <i>n</i> is in progress, resumes blocked
+     * channels and aborts it with {@link CheckpointFailureReason#CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER};
+     * if an older checkpoint is in progress, aborts that one as subsumed first; if <i>n</i> is newer
+     * than anything seen, aborts <i>n</i> and remembers it so its later barriers are ignored. Each
+     * checkpoint is aborted once: duplicates and markers for older checkpoints are ignored.
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     * @throws IllegalStateException if the handler is closed or the channel already ended
+     */
+    @Override
+    public void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
+        Objects.requireNonNull(marker, "marker");
+        long id = marker.checkpointId();
+        requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
+        requireLive(channel, "cancel marker of checkpoint " + id);
+        latestCheckpointId = Math.max(latestCheckpointId, id);
+        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+            LOG.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, in progress {})",
+                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+            return;
+        }
+        if (pending != null && pending.checkpointId() == id) {
+            abortInProgress(CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
+            return;
+        }
+        if (pending != null) {
+            abortInProgress(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+        }
+        LOG.debug("Task {}: cancel marker of checkpoint {} on channel {} before any of its barriers",
+                taskName, id, channel);
+        lastFinishedCheckpointId = id;
+        context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
+    }
+
+    /**
+     * {@code channel} ended: it is never waited for again. If it was being recorded for the
+     * unaligned checkpoint in progress, recording stops ({@code stopPersistingInflight}); if every
+     * remaining live channel has now delivered its barrier, the checkpoint completes (an alignment
+     * resumes all and triggers).
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     * @throws IllegalStateException if the handler is closed or the channel already ended
+     */
+    @Override
+    public void processEndOfPartition(int channel) {
+        requireOpen("end of partition on channel " + channel);
+        channels.markEnded(channel);
+        if (pending == null) {
+            return;
+        }
+        if (phase == Phase.COLLECTING_UNALIGNED) {
+            if (!pending.hasDelivered(channel)) {
+                context.stopPersistingInflight(pending.checkpointId(), channel);
+            }
+            finishUnalignedIfComplete();
+        } else if (pending.isComplete(channels)) {
+            LOG.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
+                    taskName, channel, pending.checkpointId());
+            completeAlignment();
+        }
+    }
+
+    /**
+     * The alignment timer of {@code checkpointId} fired: if that checkpoint is still aligning with
+     * a timeout, it switches to unaligned (resume all, trigger with the barrier as unaligned,
+     * persist the missing channels, request priority barriers for them). Otherwise — the alignment
+     * completed, the checkpoint was aborted or switched already, or the handler is closed (a timer
+     * may race with task shutdown) — the timer is ignored.
+     */
+    @Override
+    public void onAlignmentTimeout(long checkpointId) {
+        if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId || !pending.isTimeoutable()) {
+            LOG.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
+                    taskName, checkpointId, phase, pending == null ? "none" : pending.checkpointId());
+            return;
+        }
+        switchToUnaligned("alignment timeout of " + pending.barrier().options().alignedTimeoutMs() + " ms");
+    }
+
+    /**
+     * Adds {@code bytes} to the running total; a trigger reports the bytes processed between the
+     * first barrier and the trigger (0 for an unaligned trigger at the first barrier).
+     *
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    @Override
+    public void onBytesProcessed(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("task " + taskName + ": processed bytes must be >= 0, got " + bytes);
+        }
+        bytesProcessed += bytes;
+    }
+
+    /** @return the highest checkpoint id of any barrier or cancel marker seen (stale ones too), 0 if none */
+    @Override
+    public long latestCheckpointId() {
+        return latestCheckpointId;
+    }
+
+    /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
+    @Override
+    public boolean isAligning() {
+        return phase == Phase.COLLECTING_ALIGNED || phase == Phase.COLLECTING_UNALIGNED;
+    }
+
+    /**
+     * Abandons the checkpoint in progress, if any, without aborting it (the task is going away),
+     * resumes blocked channels and moves to CLOSED. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        PendingCheckpoint abandoned = pending;
+        pending = null;
+        transitionTo(Phase.CLOSED);
+        if (abandoned != null) {
+            LOG.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
+            if (abandoned.hasBlockedChannels()) {
+                context.resumeAllChannels();
+            }
+        }
+    }
+
+    /** @return the current state, for tests */
+    Phase phase() {
+        return phase;
+    }
+
+    private void startCheckpoint(CheckpointBarrier barrier, int channel) {
+        long id = barrier.checkpointId();
+        long nowNanos = context.nanoTime();
+        PendingCheckpoint started = new PendingCheckpoint(barrier, nowNanos, context.currentTimeMillis(),
+                bytesProcessed);
+        started.markDelivered(channel);
+        if (barrier.options().isUnaligned()) {
+            int[] missing = channels.liveNotIn(started.delivered());
+            BarrierAlignment alignment = started.alignment(nowNanos, bytesProcessed);
+            if (missing.length == 0) {
+                lastFinishedCheckpointId = id;
+            } else {
+                pending = started;
+                transitionTo(Phase.COLLECTING_UNALIGNED);
+            }
+            LOG.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
+                    taskName, id, channel, Arrays.toString(missing));
+            context.triggerCheckpointOnBarrier(barrier, alignment);
+            context.startPersistingInflight(id, missing);
+            return;
+        }
+        pending = started;
+        transitionTo(Phase.COLLECTING_ALIGNED);
+        if (started.isComplete(channels)) {
+            completeAlignment();
+            return;
+        }
+        started.markBlocked();
+        context.blockChannel(channel);
+        if (started.isTimeoutable()) {
+            context.registerAlignmentTimer(id, started.timerDelayMs());
+        }
+    }
+
+    private void completeAlignment() {
+        PendingCheckpoint done = pending;
+        BarrierAlignment alignment = done.alignment(context.nanoTime(), bytesProcessed);
+        pending = null;
+        lastFinishedCheckpointId = done.checkpointId();
+        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        LOG.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
+        // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
+        // on the task thread, so no record is processed in between.
+        if (done.hasBlockedChannels()) {
+            context.resumeAllChannels();
+        }
+        context.triggerCheckpointOnBarrier(done.barrier(), alignment);
+    }
+
+    /** COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing). */
+    private void switchToUnaligned(String cause) {
+        PendingCheckpoint switched = pending;
+        long id = switched.checkpointId();
+        BarrierAlignment alignment = switched.alignment(context.nanoTime(), bytesProcessed);
+        int[] missing = channels.liveNotIn(switched.delivered());
+        boolean resume = switched.hasBlockedChannels();
+        switched.markResumed();
+        if (missing.length == 0) {
+            pending = null;
+            lastFinishedCheckpointId = id;
+            transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        } else {
+            transitionTo(Phase.COLLECTING_UNALIGNED);
+        }
+        LOG.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
+                taskName, id, cause, alignment.alignmentDurationNanos(), Arrays.toString(missing));
+        if (resume) {
+            context.resumeAllChannels();
+        }
+        context.triggerCheckpointOnBarrier(switched.barrier().asUnaligned(), alignment);
+        context.startPersistingInflight(id, missing);
+        for (int channel : missing) {
+            context.requestPriorityBarrier(id, channel);
+        }
+    }
+
+    private void finishUnalignedIfComplete() {
+        if (!pending.isComplete(channels)) {
+            return;
+        }
+        long id = pending.checkpointId();
+        pending = null;
+        lastFinishedCheckpointId = id;
+        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        LOG.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
+    }
+
+    private void abortInProgress(CheckpointFailureReason reason) {
+        PendingCheckpoint aborted = pending;
+        pending = null;
+        lastFinishedCheckpointId = Math.max(lastFinishedCheckpointId, aborted.checkpointId());
+        Phase from = phase;
+        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        LOG.debug("Task {}: aborting checkpoint {} ({}): {}", taskName, aborted.checkpointId(), from, reason);
+        if (aborted.hasBlockedChannels()) {
+            context.resumeAllChannels();
+        }
+        context.abortCheckpointOnBarrier(aborted.checkpointId(), reason);
+    }
+
+    private void transitionTo(Phase next) {
+        checkTransition(taskName, phase, next);
+        phase = next;
+    }
+
+    /**
+     * @throws IllegalStateException naming both states if {@code from → to} is not allowed
+     */
+    static void checkTransition(String taskName, Phase from, Phase to) {
+        if (!from.canTransitionTo(to)) {
+            throw new IllegalStateException(
+                    "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
+        }
+    }
+
+    private void requireOpen(String event) {
+        if (phase == Phase.CLOSED) {
+            throw new IllegalStateException(
+                    "task " + taskName + ": cannot process " + event + ", handler is " + Phase.CLOSED);
+        }
+    }
+
+    private void requireLive(int channel, String event) {
+        if (!channels.isLive(channel)) {
+            throw new IllegalStateException("task " + taskName + ": " + event + " on channel " + channel
+                    + " after its end of partition");
+        }
+    }
+}
