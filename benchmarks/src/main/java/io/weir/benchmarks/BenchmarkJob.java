@@ -38,11 +38,12 @@ public final class BenchmarkJob {
      * @return the job file as a JSON object
      */
     public static JsonObject build(JsonProvider json, Variant variant, Path checkpointDir) {
-        JsonObject config = json.createObjectBuilder()
+        JsonObjectBuilder configBuilder = json.createObjectBuilder()
                 .add("execution.checkpointing.interval", variant.checkpointIntervalMs() + " ms")
                 .add("execution.checkpointing.mode", "EXACTLY_ONCE")
-                .add("execution.checkpointing.dir", checkpointDir.toAbsolutePath().toString())
-                .build();
+                .add("execution.checkpointing.dir", checkpointDir.toAbsolutePath().toString());
+        variant.config().forEach(configBuilder::add);
+        JsonObject config = configBuilder.build();
 
         JsonObjectBuilder sourceConfig = json.createObjectBuilder()
                 .add("record-size", variant.recordSizeBytes())

@@ -181,15 +181,23 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
             List<CompletedCheckpointStats> completed = recorder.completed();
             DurationSummary durations = DurationSummary.afterFirst(completed);
             JsonObjectBuilder durationJson = json.createObjectBuilder().add("counted", durations.counted());
-            if (durations.medianMs().isPresent()) {
-                durationJson.add("median", durations.medianMs().getAsDouble()).add("max", durations.maxMs().getAsLong());
+            if (durations.median().isPresent()) {
+                durationJson.add("median", durations.median().getAsDouble()).add("max", durations.max().getAsLong());
             } else {
                 durationJson.add("median", JsonValue.NULL).add("max", JsonValue.NULL);
+            }
+            DurationSummary persisted = DurationSummary.afterFirst(completed, CompletedCheckpointStats::persistedDataBytes);
+            JsonObjectBuilder persistedJson = json.createObjectBuilder().add("counted", persisted.counted());
+            if (persisted.median().isPresent()) {
+                persistedJson.add("median", persisted.median().getAsDouble()).add("max", persisted.max().getAsLong());
+            } else {
+                persistedJson.add("median", JsonValue.NULL).add("max", JsonValue.NULL);
             }
             JsonObjectBuilder summary = json.createObjectBuilder()
                     .add("type", "summary")
                     .add("variant", variant.name())
-                    .add("duration_ms", durationJson);
+                    .add("duration_ms", durationJson)
+                    .add("persisted_data_bytes", persistedJson);
             if (endedEarly) {
                 summary.add("records_per_s_after_warmup", JsonValue.NULL);
             } else {

@@ -12,19 +12,19 @@ import java.util.OptionalLong;
  * is excluded because it runs while the job warms up (PROTOCOL.md §5 shows it apart).
  *
  * @param counted how many checkpoints the median and maximum cover (completed − 1, or 0), >= 0
- * @param medianMs median end-to-end duration in ms (mean of the two middle values for an even
+ * @param median median end-to-end duration in ms (mean of the two middle values for an even
  *        count); empty when {@code counted} is 0
- * @param maxMs largest end-to-end duration in ms; empty when {@code counted} is 0
+ * @param max largest end-to-end duration in ms; empty when {@code counted} is 0
  */
-public record DurationSummary(int counted, OptionalDouble medianMs, OptionalLong maxMs) {
+public record DurationSummary(int counted, OptionalDouble median, OptionalLong max) {
     /** @throws IllegalArgumentException if the fields disagree with {@code counted} */
     public DurationSummary {
         if (counted < 0) {
             throw new IllegalArgumentException("counted must be >= 0, got " + counted);
         }
-        if ((counted == 0) != medianMs.isEmpty() || (counted == 0) != maxMs.isEmpty()) {
+        if ((counted == 0) != median.isEmpty() || (counted == 0) != max.isEmpty()) {
             throw new IllegalArgumentException("median and max must be present exactly when counted > 0; counted="
-                    + counted + ", median=" + medianMs + ", max=" + maxMs);
+                    + counted + ", median=" + median + ", max=" + max);
         }
     }
 
@@ -33,10 +33,20 @@ public record DurationSummary(int counted, OptionalDouble medianMs, OptionalLong
      * @return the summary of all but the lowest checkpoint id
      */
     public static DurationSummary afterFirst(List<CompletedCheckpointStats> completed) {
+        return afterFirst(completed, CompletedCheckpointStats::endToEndDurationMs);
+    }
+
+    /**
+     * @param completed completed checkpoints in any order
+     * @param metric what to summarize per checkpoint (e.g. persisted in-flight bytes)
+     * @return median and max of {@code metric} over all but the lowest checkpoint id
+     */
+    public static DurationSummary afterFirst(List<CompletedCheckpointStats> completed,
+            java.util.function.ToLongFunction<CompletedCheckpointStats> metric) {
         long[] durations = completed.stream()
                 .sorted(Comparator.comparingLong(CompletedCheckpointStats::checkpointId))
                 .skip(1)
-                .mapToLong(CompletedCheckpointStats::endToEndDurationMs)
+                .mapToLong(metric)
                 .sorted()
                 .toArray();
         int n = durations.length;

@@ -16,20 +16,26 @@ import java.util.Optional;
  * @param sleepMsPerRecord pause of the counter per record in ms (backpressure), >= 0
  * @param checkpointIntervalMs checkpoint trigger period in ms, > 0
  * @param defaultDurationS how long the job runs unless {@code --duration-s} says otherwise, > 0
+ * @param config further job configuration (e.g. unaligned checkpoints), key → value
  */
 public record Variant(String name, String description, double rate, int recordSizeBytes, long keys,
-        long sleepMsPerRecord, long checkpointIntervalMs, int defaultDurationS) {
+        long sleepMsPerRecord, long checkpointIntervalMs, int defaultDurationS, java.util.Map<String, String> config) {
 
     /** The variants, in {@code --list} order. Immutable. */
     public static final List<Variant> ALL = List.of(
             new Variant("nobp", "no backpressure: 2000 rec/s of 1 KB, 16 keys, checkpoint every 5 s (PROTOCOL.md §5)",
-                    2000, 1000, 16, 0, 5000, 30),
+                    2000, 1000, 16, 0, 5000, 30, java.util.Map.of()),
             new Variant("bp", "backpressure, aligned: as nobp, the counter sleeps 5 ms per record (~200 rec/s capacity)",
-                    2000, 1000, 16, 5, 5000, 30),
+                    2000, 1000, 16, 5, 5000, 30, java.util.Map.of()),
+            new Variant("bp-unaligned", "as bp, with unaligned checkpoints (PROTOCOL.md §6)",
+                    2000, 1000, 16, 5, 5000, 30, java.util.Map.of("execution.checkpointing.unaligned.enabled", "true")),
+            new Variant("bp-aligned-timeout", "as bp, aligned first, unaligned after a 100 ms aligned-checkpoint timeout",
+                    2000, 1000, 16, 5, 5000, 30, java.util.Map.of("execution.checkpointing.unaligned.enabled", "true",
+                            "execution.checkpointing.aligned-checkpoint-timeout", "100 ms")),
             new Variant("throughput-16", "unlimited rate, 100-byte records, 16 keys, checkpoint every 1 s",
-                    0, 100, 16, 0, 1000, 20),
+                    0, 100, 16, 0, 1000, 20, java.util.Map.of()),
             new Variant("throughput-100k", "unlimited rate, 100-byte records, 100,000 keys, checkpoint every 1 s",
-                    0, 100, 100_000, 0, 1000, 20));
+                    0, 100, 100_000, 0, 1000, 20, java.util.Map.of()));
 
     /** @throws IllegalArgumentException naming the variant and the value out of range */
     public Variant {
@@ -51,6 +57,7 @@ public record Variant(String name, String description, double rate, int recordSi
         if (checkpointIntervalMs <= 0) {
             throw new IllegalArgumentException("variant " + name + ": checkpoint interval must be > 0 ms, got " + checkpointIntervalMs);
         }
+        config = java.util.Map.copyOf(config);
         if (defaultDurationS <= 0) {
             throw new IllegalArgumentException("variant " + name + ": duration must be > 0 s, got " + defaultDurationS);
         }

@@ -19,22 +19,22 @@ class DurationSummaryTest {
         DurationSummary s = DurationSummary.afterFirst(List.of(stats(3, 30), stats(2, 10), stats(1, 5000)));
 
         assertThat(s.counted()).isEqualTo(2);
-        assertThat(s.medianMs()).isEqualTo(OptionalDouble.of(20.0));
-        assertThat(s.maxMs()).isEqualTo(OptionalLong.of(30));
+        assertThat(s.median()).isEqualTo(OptionalDouble.of(20.0));
+        assertThat(s.max()).isEqualTo(OptionalLong.of(30));
     }
 
     @Test
     void medianOfOddCountIsTheMiddleValue() {
         DurationSummary s = DurationSummary.afterFirst(List.of(stats(1, 1), stats(2, 2705), stats(3, 3201), stats(4, 3136)));
 
-        assertThat(s.medianMs()).isEqualTo(OptionalDouble.of(3136.0));
-        assertThat(s.maxMs()).isEqualTo(OptionalLong.of(3201));
+        assertThat(s.median()).isEqualTo(OptionalDouble.of(3136.0));
+        assertThat(s.max()).isEqualTo(OptionalLong.of(3201));
     }
 
     @Test
     void fewerThanTwoCheckpointsGiveNoDurations() {
         assertThat(DurationSummary.afterFirst(List.of(stats(1, 44))).counted()).isZero();
-        assertThat(DurationSummary.afterFirst(List.of()).medianMs()).isEmpty();
+        assertThat(DurationSummary.afterFirst(List.of()).median()).isEmpty();
     }
 
     @Test

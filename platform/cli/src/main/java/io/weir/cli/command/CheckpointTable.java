@@ -12,10 +12,13 @@ import java.util.Map;
 /**
  * Formats the per-subtask breakdown of one completed checkpoint, like Flink's web UI and
  * PROTOCOL.md §5: one row per subtask with start_delay, alignment, sync, async, end_to_end (all ms)
- * and size (bytes), where end_to_end = the subtask's ack time − the checkpoint's trigger time.
+ * and size (bytes), where end_to_end = the subtask's ack time − the checkpoint's trigger time; then
+ * persisted (in-flight bytes an unaligned checkpoint stored), aligned_bytes (bytes processed while
+ * aligning) and whether the subtask took the checkpoint unaligned.
  */
 public final class CheckpointTable {
-    private static final String[] HEADER = {"vertex", "subtask", "start_delay", "alignment", "sync", "async", "end_to_end", "size"};
+    private static final String[] HEADER = {"vertex", "subtask", "start_delay", "alignment", "sync", "async", "end_to_end", "size",
+        "persisted", "aligned_bytes", "unaligned"};
 
     private CheckpointTable() {
     }
@@ -46,7 +49,10 @@ public final class CheckpointTable {
                 String.valueOf(m.syncDurationMs()),
                 String.valueOf(m.asyncDurationMs()),
                 String.valueOf(m.ackTimestamp() - stats.triggerTimestamp()),
-                String.valueOf(m.checkpointedSizeBytes())});
+                String.valueOf(m.checkpointedSizeBytes()),
+                String.valueOf(m.persistedDataBytes()),
+                String.valueOf(m.processedDataDuringAlignmentBytes()),
+                m.unaligned() ? "yes" : "no"});
         }
         int[] width = new int[HEADER.length];
         for (String[] line : cells) {

@@ -14,7 +14,7 @@ class CheckpointTableTest {
     @Test
     void rowsFollowVertexOrderThenSubtaskAndEndToEndIsAckMinusTrigger() {
         CompletedCheckpointStats stats = new CompletedCheckpointStats(7, 10_000, 3201, 5714, 0, true, Map.of(
-                new TaskId("counter", 1, 0), new SubtaskCheckpointMetrics(13_201, 3201, 127, 1, 7, 1000, 0, 0, false),
+                new TaskId("counter", 1, 0), new SubtaskCheckpointMetrics(13_201, 3201, 127, 1, 7, 1000, 52_000, 4096, true),
                 new TaskId("source", 0, 0), new SubtaskCheckpointMetrics(10_015, 0, 0, 0, 5, 64, 0, 0, false),
                 new TaskId("counter", 0, 0), new SubtaskCheckpointMetrics(10_044, 40, 0, 1, 2, 4650, 0, 0, false)));
 
@@ -22,9 +22,9 @@ class CheckpointTableTest {
 
         assertThat(table.lines()).containsExactly(
                 "Checkpoint 7 (final): 5714 bytes, 3201 ms end to end; per subtask (times in ms, size in bytes):",
-                "vertex   subtask  start_delay  alignment  sync  async  end_to_end  size",
-                "source         0            0          0     0      5          15    64",
-                "counter        0           40          0     1      2          44  4650",
-                "counter        1         3201        127     1      7        3201  1000");
+                "vertex   subtask  start_delay  alignment  sync  async  end_to_end  size  persisted  aligned_bytes  unaligned",
+                "source         0            0          0     0      5          15    64          0              0         no",
+                "counter        0           40          0     1      2          44  4650          0              0         no",
+                "counter        1         3201        127     1      7        3201  1000      52000           4096        yes");
     }
 }
