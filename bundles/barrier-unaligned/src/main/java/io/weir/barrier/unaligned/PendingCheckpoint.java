@@ -107,6 +107,6 @@ final class PendingCheckpoint {
      */
     BarrierAlignment alignment(long nowNanos, long bytesProcessedNow) {
         return new BarrierAlignment(startDelayMs, Math.max(0, nowNanos - firstArrivalNanos),
-                bytesProcessedNow);
+                bytesProcessedNow - bytesProcessedAtStart);
     }
 }
