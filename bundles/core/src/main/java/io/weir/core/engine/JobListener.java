@@ -8,6 +8,10 @@ public interface JobListener extends CheckpointStatsListener {
     default void onStatusChange(String jobName, JobStatus from, JobStatus to) {
     }
 
+    /** Tasks are about to start from checkpoint {@code checkpointId} at {@code pointer} (a failover, or a run resuming an unfinished one). */
+    default void onRestore(String jobName, long checkpointId, String pointer) {
+    }
+
     /** All tasks are restarting (attempt ≥ 1) because of {@code cause}. */
     default void onRestart(String jobName, int attempt, Throwable cause) {
     }

@@ -90,6 +90,8 @@ public final class JobMaster implements JobHandle, TaskListener {
     private final Set<TaskId> finishedData = new HashSet<>();
     private final Set<TaskId> finished = new HashSet<>();
     private boolean finalCheckpointRequested;
+    /** Job master thread only: the attempt whose failure is being handled (its later failures are echoes). */
+    private int failedAttempt = -1;
     private ScheduledFuture<?> flusher;
     private volatile CompletedCheckpointStats lastCheckpoint;
 
@@ -172,7 +174,9 @@ public final class JobMaster implements JobHandle, TaskListener {
         LOG.info("Starting job {}: {}", job.name(), plan.describe());
         executor.execute(() -> {
             try {
-                deploy(coordinator.restoreLatestCheckpoint());
+                Optional<CompletedCheckpoint> restore = coordinator.restoreLatestCheckpoint();
+                restore.ifPresent(cp -> listener.onRestore(job.name(), cp.checkpointId(), cp.externalPointer()));
+                deploy(restore);
                 long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
                 flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
                         timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
@@ -388,10 +392,13 @@ public final class JobMaster implements JobHandle, TaskListener {
     }
 
     /** Restarts all tasks from the latest completed checkpoint, or fails the job if no attempt is left. Job master thread. */
-    private void failover(int failedAttempt, Throwable cause) {
-        if (failedAttempt != attempt || status.isTerminal() || status == JobStatus.RESTARTING) {
+    private void failover(int attemptThatFailed, Throwable cause) {
+        // ignore failures of older attempts and further failures of one already being handled; a
+        // failure of the new attempt while it is still starting (status RESTARTING) is a new one
+        if (attemptThatFailed != attempt || status.isTerminal() || failedAttempt == attempt) {
             return;
         }
+        failedAttempt = attempt;
         setStatus(JobStatus.RESTARTING);
         coordinator.stopCheckpointScheduler();
         coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
@@ -409,7 +416,9 @@ public final class JobMaster implements JobHandle, TaskListener {
                 return;
             }
             try {
-                deploy(coordinator.restoreLatestCheckpoint());
+                Optional<CompletedCheckpoint> restore = coordinator.restoreLatestCheckpoint();
+                restore.ifPresent(cp -> listener.onRestore(job.name(), cp.checkpointId(), cp.externalPointer()));
+                deploy(restore);
             } catch (Throwable t) {
                 terminate(JobStatus.FAILED, t);
             }

@@ -54,6 +54,11 @@ public final class ConsoleJobListener implements JobListener {
     }
 
     @Override
+    public void onRestore(String name, long checkpointId, String pointer) {
+        out.println("Restoring job " + name + " from checkpoint " + checkpointId + " (" + pointer + ")");
+    }
+
+    @Override
     public void onRestart(String name, int attempt, Throwable cause) {
         out.println("Restarting job " + name + " (attempt " + attempt + ") after: " + cause);
     }
