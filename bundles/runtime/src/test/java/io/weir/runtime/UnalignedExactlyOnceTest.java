@@ -94,6 +94,44 @@ class UnalignedExactlyOnceTest {
     }
 
     @Test
+    void rebalanceAndUnchainedForwardEdgesRestoreInflightDataExactlyOnce() throws Exception {
+        Path out = tmp.resolve("out");
+        String job = """
+                {"name": "rebalanced",
+                 "config": {"execution.checkpointing.dir": "%s", "pipeline.operator-chaining": false},
+                 "operators": [
+                   {"id": "source", "type": "datagen", "parallelism": 2, "config": {"record-size": 200, "keys": 16, "limit": 3000}},
+                   {"id": "proj", "type": "project", "parallelism": 2, "inputs": [{"from": "source", "partitioning": "rebalance"}],
+                    "config": {"fields": ["key", "seq"], "sleep-ms-per-record": 1}},
+                   {"id": "sink", "type": "file-2pc", "parallelism": 2, "inputs": [{"from": "proj", "partitioning": "forward"}],
+                    "config": {"path": "%s"}}
+                 ]}
+                """.formatted(tmp.resolve("checkpoints"), out);
+        JobRun run = JobRun.run(engine, job, tmp, Map.of(
+                "execution.checkpointing.unaligned.enabled", "true",
+                "execution.checkpointing.interval", "30 ms",
+                "restart-strategy.fixed-delay.delay", "10 ms",
+                "debug.inject-failure.operator", "proj",
+                "debug.inject-failure.after-records", "700"));
+
+        assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(run.result.restarts()).isEqualTo(1);
+        assertRestoredFromUnalignedCheckpointWithInflightData(run);
+        // each subtask emits seq 0 .. share-1 once: every seq value exactly as often as there are subtasks reaching it
+        Map<Long, Long> expected = new TreeMap<>();
+        for (int i = 0; i < 2; i++) {
+            for (long seq = 0; seq < 1500; seq++) {
+                expected.merge(seq, 1L, Long::sum);
+            }
+        }
+        Map<Long, Long> got = new TreeMap<>();
+        for (JsonObject o : FlightData.committedRows(out)) {
+            got.merge(o.getJsonNumber("seq").longValue(), 1L, Long::sum);
+        }
+        assertThat(got).isEqualTo(expected);
+    }
+
+    @Test
     void atLeastOnceModeNeverLosesARecordAcrossAFailure() throws Exception {
         Path out = tmp.resolve("out");
         JobRun run = JobRun.run(engine, datagenJob(out, 2000), tmp, Map.of(
