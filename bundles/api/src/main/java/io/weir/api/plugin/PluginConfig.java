@@ -1,19 +1,34 @@
 package io.weir.api.plugin;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code config} object of one operator in a job file, with typed getters whose errors name
  * the offending field by its path in the job file (e.g. {@code operators[2].config.field}).
  *
- * <p>Immutable and thread-safe.
+ * <p>Every getter ({@link #getString}, {@link #requireString}, {@link #requirePath}, {@link #getLong},
+ * {@link #getDouble}, {@link #getBoolean}, {@link #getStringList}, {@link #getObject}, {@link #raw},
+ * {@link #has}) records the key it was asked for, present or not: after a factory validated the
+ * config, the job parser compares {@link #keys()} with {@link #askedKeys()} and reports a key no
+ * getter asked for as "not a setting of plugin type ..." (so a typo such as {@code "pth"} is an
+ * error, not silently ignored). A factory must therefore read every setting it supports while
+ * validating ({@code outputSchema}/{@code validate}), not only in {@code create}.
+ *
+ * <p>The values are immutable; the asked-for set only grows and is a concurrent set, so the class
+ * is thread-safe.
  */
 public final class PluginConfig {
     private final String path;
     private final Map<String, Object> values;
     private final java.nio.file.Path baseDirectory;
+    /** Keys any getter was asked for; grows only; concurrent, written by whichever thread reads the config. */
+    private final Set<String> asked = ConcurrentHashMap.newKeySet();
 
     /**
      * @param path where this config sits in the job file, used in error messages
@@ -31,6 +46,7 @@ public final class PluginConfig {
      * @throws IllegalArgumentException naming the field if it is missing or not a string
      */
     public java.nio.file.Path requirePath(String key) {
+        asked.add(key);
         return baseDirectory.resolve(requireString(key)).normalize();
     }
 
@@ -39,23 +55,44 @@ public final class PluginConfig {
         return path;
     }
 
-    /** @return the keys present */
+    /** @return the keys present (unmodifiable); does not count as asking for them */
     public Set<String> keys() {
         return values.keySet();
     }
 
-    /** @return whether {@code key} is present */
+    /**
+     * @return a sorted snapshot of the keys any getter has been asked for so far, present or not:
+     *         the settings the plugin reads (once its validation ran)
+     */
+    public SortedSet<String> askedKeys() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(asked));
+    }
+
+    /**
+     * @return a sorted snapshot of the keys present that no getter has been asked for so far: after
+     *         validation, settings the plugin does not have (typos)
+     */
+    public SortedSet<String> unaskedKeys() {
+        TreeSet<String> unasked = new TreeSet<>(values.keySet());
+        unasked.removeAll(asked);
+        return Collections.unmodifiableSortedSet(unasked);
+    }
+
+    /** @return whether {@code key} is present; records {@code key} as asked for */
     public boolean has(String key) {
+        asked.add(key);
         return values.containsKey(key);
     }
 
-    /** @return the raw value, or null */
+    /** @return the raw value, or null; records {@code key} as asked for */
     public Object raw(String key) {
+        asked.add(key);
         return values.get(key);
     }
 
     /** @throws IllegalArgumentException naming the field if it is missing or not a string */
     public String requireString(String key) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             throw error(key, "is required");
@@ -73,6 +110,7 @@ public final class PluginConfig {
 
     /** @throws IllegalArgumentException naming the field if present but not an integral number */
     public long getLong(String key, long fallback) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             return fallback;
@@ -85,6 +123,7 @@ public final class PluginConfig {
 
     /** @throws IllegalArgumentException naming the field if present but not a number */
     public double getDouble(String key, double fallback) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             return fallback;
@@ -97,6 +136,7 @@ public final class PluginConfig {
 
     /** @throws IllegalArgumentException naming the field if present but not a boolean */
     public boolean getBoolean(String key, boolean fallback) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             return fallback;
@@ -109,6 +149,7 @@ public final class PluginConfig {
 
     /** @throws IllegalArgumentException naming the field if present but not a list of strings */
     public List<String> getStringList(String key, List<String> fallback) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             return fallback;
@@ -124,6 +165,7 @@ public final class PluginConfig {
     /** @throws IllegalArgumentException naming the field if present but not an object */
     @SuppressWarnings("unchecked")
     public Map<String, Object> getObject(String key) {
+        asked.add(key);
         Object v = values.get(key);
         if (v == null) {
             return null;

@@ -2,37 +2,41 @@ package io.weir.core.config;
 
 import java.util.List;
 
-/** The checkpointing options of PROTOCOL.md §2, with Flink's keys and defaults. */
+/**
+ * The checkpointing options of PROTOCOL.md §2, with Flink's keys and defaults.
+ * Each numeric option declares its lower bound ({@link ConfigOption#min}); the job parser rejects
+ * values below it before anything starts.
+ */
 public final class CheckpointingOptions {
     private CheckpointingOptions() {
     }
 
     /** Trigger period in ms; unset means checkpointing is off. */
     public static final ConfigOption<Long> INTERVAL = ConfigOption.durationOption(
-            "execution.checkpointing.interval", null, "Trigger period; unset disables periodic checkpoints.");
+            "execution.checkpointing.interval", null, "Trigger period; unset disables periodic checkpoints.").greaterThan(0, "ms");
     /** A pending checkpoint older than this (ms) expires. */
     public static final ConfigOption<Long> TIMEOUT = ConfigOption.durationOption(
-            "execution.checkpointing.timeout", 600_000L, "A pending checkpoint older than this expires.");
+            "execution.checkpointing.timeout", 600_000L, "A pending checkpoint older than this expires.").greaterThan(0, "ms");
     /** Maximum pending checkpoints at once. */
     public static final ConfigOption<Integer> MAX_CONCURRENT = ConfigOption.intOption(
-            "execution.checkpointing.max-concurrent-checkpoints", 1, "Checkpoints pending at once.");
+            "execution.checkpointing.max-concurrent-checkpoints", 1, "Checkpoints pending at once.").atLeast(1, "");
     /** Minimum gap (ms) between the last completion and the next trigger. */
     public static final ConfigOption<Long> MIN_PAUSE = ConfigOption.durationOption(
-            "execution.checkpointing.min-pause", 0L, "Gap between the last completion and the next trigger.");
+            "execution.checkpointing.min-pause", 0L, "Gap between the last completion and the next trigger.").atLeast(0, "ms");
     /** Consecutive counted checkpoint failures tolerated before the job fails. */
     public static final ConfigOption<Integer> TOLERABLE_FAILED = ConfigOption.intOption(
             "execution.checkpointing.tolerable-failed-checkpoints", 0,
-            "Consecutive counted checkpoint failures before the job fails over.");
+            "Consecutive counted checkpoint failures before the job fails over.").atLeast(0, "");
     /** Completed checkpoints retained. */
     public static final ConfigOption<Integer> NUM_RETAINED = ConfigOption.intOption(
-            "execution.checkpointing.num-retained", 1, "Completed checkpoints kept.");
+            "execution.checkpointing.num-retained", 1, "Completed checkpoints kept.").atLeast(1, "");
     /** Unaligned barriers. */
     public static final ConfigOption<Boolean> UNALIGNED = ConfigOption.booleanOption(
             "execution.checkpointing.unaligned.enabled", false, "Unaligned barriers (PROTOCOL.md §6).");
     /** Aligned first, switch to unaligned after this many ms; 0 = never. */
     public static final ConfigOption<Long> ALIGNED_TIMEOUT = ConfigOption.durationOption(
             "execution.checkpointing.aligned-checkpoint-timeout", 0L,
-            "Start aligned, switch to unaligned after this; 0 disables.");
+            "Start aligned, switch to unaligned after this; 0 disables.").atLeast(0, "ms");
     /** EXACTLY_ONCE or AT_LEAST_ONCE. */
     public static final ConfigOption<CheckpointingMode> MODE = ConfigOption.enumOption(
             "execution.checkpointing.mode", CheckpointingMode.class, CheckpointingMode.EXACTLY_ONCE,

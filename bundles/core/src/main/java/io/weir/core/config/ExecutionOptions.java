@@ -2,7 +2,11 @@ package io.weir.core.config;
 
 import java.util.List;
 
-/** Options of the task runtime, restarts and the state backend. */
+/**
+ * Options of the task runtime, restarts and the state backend.
+ * Each numeric option declares its lower bound ({@link ConfigOption#min}); the job parser rejects
+ * values below it before anything starts.
+ */
 public final class ExecutionOptions {
     private ExecutionOptions() {
     }
@@ -12,22 +16,22 @@ public final class ExecutionOptions {
             "pipeline.max-parallelism", 128, "Key groups per keyed operator.");
     /** Restarts allowed before the job fails for good. */
     public static final ConfigOption<Integer> RESTART_ATTEMPTS = ConfigOption.intOption(
-            "restart-strategy.fixed-delay.attempts", 3, "Restarts from the latest checkpoint before the job fails.");
+            "restart-strategy.fixed-delay.attempts", 3, "Restarts from the latest checkpoint before the job fails.").atLeast(0, "");
     /** Wait before a restart, ms. */
     public static final ConfigOption<Long> RESTART_DELAY = ConfigOption.durationOption(
-            "restart-strategy.fixed-delay.delay", 1000L, "Delay before a restart.");
+            "restart-strategy.fixed-delay.delay", 1000L, "Delay before a restart.").atLeast(0, "ms");
     /** Bytes per network buffer. */
     public static final ConfigOption<Integer> BUFFER_SIZE = ConfigOption.intOption(
-            "taskmanager.memory.segment-size", 32 * 1024, "Bytes per network buffer.");
+            "taskmanager.memory.segment-size", 32 * 1024, "Bytes per network buffer.").atLeast(64, "bytes");
     /** Exclusive credits (buffers) per input channel. */
     public static final ConfigOption<Integer> BUFFERS_PER_CHANNEL = ConfigOption.intOption(
-            "taskmanager.network.memory.buffers-per-channel", 2, "Exclusive buffers per input channel.");
+            "taskmanager.network.memory.buffers-per-channel", 2, "Exclusive buffers per input channel.").atLeast(1, "");
     /** Floating credits shared by the channels of one input gate. */
     public static final ConfigOption<Integer> FLOATING_BUFFERS_PER_GATE = ConfigOption.intOption(
-            "taskmanager.network.memory.floating-buffers-per-gate", 8, "Floating buffers per input gate.");
+            "taskmanager.network.memory.floating-buffers-per-gate", 8, "Floating buffers per input gate.").atLeast(0, "");
     /** Longest time a partly filled buffer waits before it is sent, ms. */
     public static final ConfigOption<Long> BUFFER_TIMEOUT = ConfigOption.durationOption(
-            "execution.buffer-timeout", 100L, "Flush partly filled buffers after this.");
+            "execution.buffer-timeout", 100L, "Flush partly filled buffers after this.").atLeast(0, "ms");
     /**
      * Buffer debloating: consumers size the producers' buffers so that in-flight data on their
      * channels holds about {@link #BUFFER_DEBLOAT_TARGET} of their measured throughput.
@@ -40,7 +44,7 @@ public final class ExecutionOptions {
      * persists about this much data, and local channels have no network round trip to hide.
      */
     public static final ConfigOption<Long> BUFFER_DEBLOAT_TARGET = ConfigOption.durationOption(
-            "taskmanager.network.memory.buffer-debloat.target", 200L, "In-flight data per consumer, as time of its throughput.");
+            "taskmanager.network.memory.buffer-debloat.target", 200L, "In-flight data per consumer, as time of its throughput.").atLeast(1, "ms");
 
     /** Chain forward edges of equal parallelism into one task. */
     public static final ConfigOption<Boolean> CHAINING = ConfigOption.booleanOption(
@@ -50,7 +54,7 @@ public final class ExecutionOptions {
             "state.backend.type", "hashmap", "State backend (hashmap).");
     /** Threads of the AsyncOperations pool that writes snapshots. */
     public static final ConfigOption<Integer> ASYNC_THREADS = ConfigOption.intOption(
-            "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.");
+            "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.").atLeast(1, "");
 
     /**
      * Testing aid: the operator whose subtask 0 throws once, in the job's first execution attempt,

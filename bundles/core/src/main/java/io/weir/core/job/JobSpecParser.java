@@ -27,27 +27,41 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Parses and validates a job file (format: {@code docs/job-format.md}) into a {@link JobGraph}.
  * Every error is an {@link InvalidJobException} naming the field by its path
  * ({@code operators[1].inputs[0].keys}) and saying what to do; nothing is started on error.
  *
- * <p>Checks: valid JSON; a name; unique operator ids; known plugin types (listing the installed
- * ones); parallelism 1..{@code pipeline.max-parallelism}; inputs naming existing operators; no
- * cycles; sources without and other operators with inputs; sinks not used as inputs; forward
- * edges of equal parallelism; hash keys present in the upstream schema; each plugin's own config
- * validation (e.g. the input file exists); configuration keys known and their values parseable.
+ * <p>Checks: valid JSON (errors give line and column); no unknown fields in the job, operator and
+ * input objects; a name that is a plain file name (it names the checkpoint directory); unique
+ * operator ids; known plugin types (listing the installed ones); parallelism
+ * 1..{@code pipeline.max-parallelism}; inputs naming existing operators; no cycles (naming only the
+ * operators on them); sources without and other operators with inputs; sinks not used as inputs;
+ * forward edges of equal parallelism; hash keys present in the upstream schema; each plugin's own
+ * config validation (e.g. the input file exists) and no config key the plugin did not read while
+ * validating ({@link PluginConfig#unaskedKeys()}); configuration keys known, their values parseable
+ * and within the option's bound ({@link ConfigOption#check}). Errors about {@code --set} overrides
+ * name the {@code --set key=value}, not the job file.
  *
  * <p>Thread-safe.
  */
 public final class JobSpecParser {
     private static final Map<String, ConfigOption<?>> OPTIONS = new HashMap<>();
+    /** The fields of a job object, of an operator and of an input object (docs/job-format.md). */
+    private static final List<String> TOP_LEVEL_FIELDS = List.of("name", "config", "operators");
+    private static final List<String> OPERATOR_FIELDS = List.of("id", "type", "parallelism", "inputs", "config");
+    private static final List<String> INPUT_FIELDS = List.of("from", "partitioning", "keys");
+    /** A job name names a directory: letters, digits, '-', '_', '.', not starting with '.'. */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[\\p{L}\\p{N}_-][\\p{L}\\p{N}_.-]*");
 
     static {
         for (ConfigOption<?> o : CheckpointingOptions.all()) {
@@ -78,6 +92,9 @@ public final class JobSpecParser {
      * @throws InvalidJobException naming the bad field
      */
     public JobGraph parse(String text, Path baseDirectory, Map<String, String> overrides) throws InvalidJobException {
+        if (text.isBlank()) {
+            throw new InvalidJobException("job file is empty; expected a JSON object with name and operators");
+        }
         JsonObject root;
         try (JsonReader reader = json.createReader(new StringReader(text))) {
             JsonValue v = reader.readValue();
@@ -86,18 +103,21 @@ public final class JobSpecParser {
             }
             root = v.asJsonObject();
         } catch (JsonParsingException e) {
-            throw new InvalidJobException("job file is not valid JSON: " + e.getMessage()
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNumber()
-                    + ", column " + e.getLocation().getColumnNumber() + ")"), e);
+            throw new InvalidJobException(JsonErrors.describe(e, text), e);
         } catch (jakarta.json.JsonException e) {
             throw new InvalidJobException("job file is not valid JSON: " + e.getMessage(), e);
         }
 
+        rejectUnknownFields(root, TOP_LEVEL_FIELDS, null, "a job has name, config and operators");
         String name = requireString(root, "name", "name");
+        if (!PLAIN_NAME.matcher(name).matches()) {
+            throw new InvalidJobException("name '" + name + "' must be a plain name (letters, digits, '-', '_', '.'), "
+                    + "it names the checkpoint directory");
+        }
         Configuration config = parseConfig(root, overrides, baseDirectory);
         int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
         if (maxParallelism < 1 || maxParallelism > 32768) {
-            throw new InvalidJobException("config." + ExecutionOptions.MAX_PARALLELISM.key()
+            throw new InvalidJobException(optionSubject(ExecutionOptions.MAX_PARALLELISM.key(), overrides)
                     + " must be between 1 and 32768, got " + maxParallelism);
         }
 
@@ -148,21 +168,62 @@ public final class JobSpecParser {
         // the checkpoint directory, like every path in a job, is relative to the job file's directory
         Object dir = raw.getOrDefault(CheckpointingOptions.DIRECTORY.key(), CheckpointingOptions.DIRECTORY.defaultValue());
         raw.put(CheckpointingOptions.DIRECTORY.key(), baseDirectory.resolve(String.valueOf(dir)).normalize().toString());
-        for (Map.Entry<String, Object> e : raw.entrySet()) {
-            ConfigOption<?> option = OPTIONS.get(e.getKey());
+        for (String key : new TreeSet<>(raw.keySet())) {
+            ConfigOption<?> option = OPTIONS.get(key);
             if (option == null) {
-                throw new InvalidJobException("config." + e.getKey() + " is not a known option; see docs/configuration.md");
+                throw new InvalidJobException(optionSubject(key, overrides) + " is not a known option; see docs/configuration.md");
             }
-            try {
-                option.parser().apply(e.getValue());
-            } catch (RuntimeException ex) {
-                throw new InvalidJobException("config." + e.getKey() + ": " + ex.getMessage(), ex);
-            }
+            String parsePrefix = overrides.containsKey(key) ? "--set " + key + "=" + overrides.get(key) + ": " : "config." + key + ": ";
+            check(option, raw.get(key), parsePrefix, optionSubject(key, overrides));
         }
         return new Configuration(raw);
     }
 
+    /** Parses {@code value} with {@code option} and checks its bound ({@link ConfigOption#check}). */
+    private static <T> void check(ConfigOption<T> option, Object value, String parsePrefix, String subject)
+            throws InvalidJobException {
+        T parsed;
+        try {
+            parsed = option.parser().apply(value);
+        } catch (RuntimeException ex) {
+            throw new InvalidJobException(parsePrefix + ex.getMessage(), ex);
+        }
+        try {
+            option.check(parsed);
+        } catch (IllegalArgumentException ex) {
+            throw new InvalidJobException(subject + " " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * @return how an error names option {@code key}: {@code config.<key>} when it comes from the job
+     *         file, {@code --set <key>=<value>: <key>} when from the command line
+     */
+    private static String optionSubject(String key, Map<String, String> overrides) {
+        return overrides.containsKey(key) ? "--set " + key + "=" + overrides.get(key) + ": " + key : "config." + key;
+    }
+
+    /**
+     * @param o a job, operator or input object
+     * @param allowed its fields
+     * @param path its path ({@code operators[1]}), or null for the job object
+     * @param fields the allowed fields in words, for the message
+     * @throws InvalidJobException naming the first unknown field (sorted) and listing the allowed ones
+     */
+    private static void rejectUnknownFields(JsonObject o, List<String> allowed, String path, String fields)
+            throws InvalidJobException {
+        Optional<String> unknown = o.keySet().stream().filter(k -> !allowed.contains(k)).sorted().findFirst();
+        if (unknown.isEmpty()) {
+            return;
+        }
+        if (path == null) {
+            throw new InvalidJobException("unknown top-level field '" + unknown.get() + "'; " + fields);
+        }
+        throw new InvalidJobException("unknown field " + path + "." + unknown.get() + "; " + fields);
+    }
+
     private RawOperator parseOperator(JsonObject o, String path, Path baseDirectory, int maxParallelism) throws InvalidJobException {
+        rejectUnknownFields(o, OPERATOR_FIELDS, path, "an operator has id, type, parallelism, inputs and config");
         RawOperator op = new RawOperator();
         op.path = path;
         op.id = requireString(o, "id", path + ".id");
@@ -221,6 +282,7 @@ public final class JobSpecParser {
                     ri.keys = List.of();
                 } else if (in.getValueType() == JsonValue.ValueType.OBJECT) {
                     JsonObject io = in.asJsonObject();
+                    rejectUnknownFields(io, INPUT_FIELDS, ip, "an input has from, partitioning and keys");
                     ri.from = requireString(io, "from", ip + ".from");
                     String part = io.containsKey("partitioning") ? requireString(io, "partitioning", ip + ".partitioning") : "forward";
                     try {
@@ -288,12 +350,32 @@ public final class JobSpecParser {
             }
         }
         if (order.size() < byId.size()) {
-            Set<String> inCycle = new HashSet<>(byId.keySet());
-            order.forEach(o -> inCycle.remove(o.id));
-            throw new InvalidJobException("operators form a cycle through " + inCycle
+            throw new InvalidJobException("operators form a cycle through " + onCycles(byId, order)
                     + "; a job must be a directed acyclic graph: check their inputs");
         }
         return order;
+    }
+
+    /**
+     * @param order the operators Kahn's algorithm could order (not on or downstream of a cycle)
+     * @return the ids, in job-file order, of the operators on a cycle or between cycles: of the
+     *         unordered operators (each has an input among them), repeatedly drops those that no
+     *         remaining operator consumes, i.e. those only downstream of a cycle
+     */
+    private static List<String> onCycles(Map<String, RawOperator> byId, List<RawOperator> order) {
+        Set<String> remaining = new LinkedHashSet<>(byId.keySet());
+        order.forEach(o -> remaining.remove(o.id));
+        boolean dropped = true;
+        while (dropped) {
+            Set<String> consumed = new HashSet<>();
+            for (String id : remaining) {
+                for (RawInput in : byId.get(id).inputs) {
+                    consumed.add(in.from);
+                }
+            }
+            dropped = remaining.retainAll(consumed);
+        }
+        return new ArrayList<>(remaining);
     }
 
     private JobGraph buildGraph(String name, Configuration config, List<RawOperator> order, Map<String, RawOperator> byId)
@@ -353,7 +435,12 @@ public final class JobSpecParser {
                     }
                 }
             } catch (IllegalArgumentException e) {
-                throw new InvalidJobException(e.getMessage(), e);
+                throw new InvalidJobException(e.getMessage() + unreadKeysNote(op), e);
+            }
+            Set<String> unknown = op.config.unaskedKeys();
+            if (!unknown.isEmpty()) {
+                throw new InvalidJobException(op.config.path() + "." + unknown.iterator().next()
+                        + " is not a setting of plugin type '" + op.type + "'; its settings: " + op.config.askedKeys());
             }
             outputs.put(op.id, output);
             vertices.add(new JobVertex(op.id, op.kind, op.type, op.parallelism, op.config, input, output, hash));
@@ -365,6 +452,19 @@ public final class JobSpecParser {
             }
         }
         return new JobGraph(name, config, vertices, edges);
+    }
+
+    /**
+     * @return for a plugin whose validation failed, a note naming the config keys it had not read
+     *         (often a misspelt setting, e.g. {@code pth} for a missing {@code path}), or ""
+     */
+    private static String unreadKeysNote(RawOperator op) {
+        Set<String> unread = op.config.unaskedKeys();
+        if (unread.isEmpty()) {
+            return "";
+        }
+        return " (note: " + op.config.path() + " also has " + String.join(", ", unread) + ", which plugin type '"
+                + op.type + "' had not read when it failed; settings read: " + op.config.askedKeys() + ")";
     }
 
     private static String requireString(JsonObject o, String key, String path) throws InvalidJobException {

@@ -92,7 +92,7 @@ class RunCommandTest {
         int rc = command.run(job(GOOD_JOB), Map.of("no.such.option", "1"));
 
         assertThat(rc).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("config.no.such.option is not a known option");
+        assertThat(err()).contains("--set no.such.option=1: no.such.option is not a known option");
         assertThat(engine.submitted).isNull();
     }
 

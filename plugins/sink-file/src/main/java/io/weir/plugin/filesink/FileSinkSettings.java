@@ -2,9 +2,12 @@ package io.weir.plugin.filesink;
 
 import io.weir.api.plugin.PluginConfig;
 
+import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The validated configuration of a {@code file-2pc} sink.
@@ -25,19 +28,62 @@ public record FileSinkSettings(Path directory, String prefix) {
     }
 
     /**
-     * Reads {@code path} (required) and {@code prefix}.
+     * Kernel pseudo file systems ({@link FileStore#type()}) that accept no new directories or files,
+     * even from root, for whom {@link Files#isWritable} is true everywhere.
+     */
+    private static final Set<String> PSEUDO_FILE_SYSTEMS = Set.of(
+            "proc", "sysfs", "cgroup", "cgroup2", "devpts", "debugfs", "tracefs", "securityfs", "configfs", "bpf", "pstore");
+
+    /**
+     * Reads {@code path} (required) and {@code prefix}, and checks that the directory exists and is
+     * writable or can be created: its nearest existing ancestor must be a writable directory.
+     * Creates nothing (the sink creates the directory when it opens).
      *
-     * @throws IllegalArgumentException naming the config field, e.g. when {@code path} exists but is not a directory
+     * @throws IllegalArgumentException naming the config field, e.g. when {@code path} exists but is
+     *         not a directory, or {@code operators[2].config.path /proc/weir-out cannot be created:
+     *         /proc is not writable}
      */
     public static FileSinkSettings from(PluginConfig config) {
-        Path dir = config.requirePath("path");
+        String prefix = config.getString("prefix", "part");
+        Path dir = config.requirePath("path").toAbsolutePath();
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw config.error("path", dir + " exists but is not a directory");
         }
-        String prefix = config.getString("prefix", "part");
+        if (Files.isDirectory(dir)) {
+            if (!writable(dir)) {
+                throw config.error("path", dir + " is not writable");
+            }
+        } else {
+            Path ancestor = dir.getParent();
+            while (ancestor != null && !Files.exists(ancestor)) {
+                ancestor = ancestor.getParent();
+            }
+            if (ancestor == null) {
+                throw config.error("path", dir + " cannot be created: no ancestor directory exists");
+            }
+            if (!Files.isDirectory(ancestor)) {
+                throw config.error("path", dir + " cannot be created: " + ancestor + " is a file, not a directory");
+            }
+            if (!writable(ancestor)) {
+                throw config.error("path", dir + " cannot be created: " + ancestor + " is not writable");
+            }
+        }
         if (!prefix.matches(PREFIX_PATTERN)) {
             throw config.error("prefix", "must match " + PREFIX_PATTERN + " (a plain file name prefix), got '" + prefix + "'");
         }
         return new FileSinkSettings(dir, prefix);
+    }
+
+    /** @return whether new entries can be created in existing directory {@code dir} */
+    private static boolean writable(Path dir) {
+        if (!Files.isWritable(dir)) {
+            return false;
+        }
+        try {
+            FileStore store = Files.getFileStore(dir);
+            return !store.isReadOnly() && !PSEUDO_FILE_SYSTEMS.contains(store.type());
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class FileSinkTest {
     private static final Schema SCHEMA = Schema.builder().field("origin", FieldType.STRING)
@@ -164,6 +165,29 @@ class FileSinkTest {
 
         assertThatThrownBy(() -> new FileSinkFactory().validate(config, SCHEMA))
                 .hasMessage("operators[3].config.path " + file + " exists but is not a directory");
+    }
+
+    @Test
+    void sinkPathUnderAFileCannotBeCreatedAndValidationCreatesNothing() throws Exception {
+        Path file = Files.writeString(tmp.resolve("afile"), "");
+        PluginConfig underFile = new PluginConfig("operators[2].config", Map.of("path", "afile/a/b"), tmp);
+        assertThatThrownBy(() -> new FileSinkFactory().validate(underFile, SCHEMA))
+                .hasMessage("operators[2].config.path " + file.resolve("a/b") + " cannot be created: " + file + " is a file, not a directory");
+
+        PluginConfig creatable = new PluginConfig("operators[2].config", Map.of("path", "new/deeper"), tmp);
+        new FileSinkFactory().validate(creatable, SCHEMA);
+        assertThat(tmp.resolve("new")).doesNotExist();
+    }
+
+    @Test
+    void sinkPathOnAFileSystemThatTakesNoDirectoriesIsNotWritable() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+        PluginConfig config = new PluginConfig("operators[2].config", Map.of("path", "/proc/weir-out"), tmp);
+        assertThatThrownBy(() -> new FileSinkFactory().validate(config, SCHEMA))
+                .hasMessage("operators[2].config.path /proc/weir-out cannot be created: /proc is not writable");
+        PluginConfig existing = new PluginConfig("operators[2].config", Map.of("path", "/proc"), tmp);
+        assertThatThrownBy(() -> new FileSinkFactory().validate(existing, SCHEMA))
+                .hasMessage("operators[2].config.path /proc is not writable");
     }
 
     @Test

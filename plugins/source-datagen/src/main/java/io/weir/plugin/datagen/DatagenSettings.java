@@ -47,21 +47,23 @@ public record DatagenSettings(double rate, int recordSize, long keys, OptionalLo
      * @throws IllegalArgumentException naming the config field, e.g. {@code operators[0].config.keys must be >= 1, got 0}
      */
     public static DatagenSettings from(PluginConfig config) {
+        // every setting is read before the first range check, so that an unknown key is reported with all settings
         double rate = config.getDouble("rate", 0);
+        long size = config.getLong("record-size", 100);
+        long keys = config.getLong("keys", 16);
+        boolean bounded = config.has("limit");
+        long l = config.getLong("limit", 0);
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw config.error("rate", "must be a finite number >= 0 (records/s, 0 = unlimited), got " + rate);
         }
-        long size = config.getLong("record-size", 100);
         if (size < 0 || size > MAX_RECORD_SIZE) {
             throw config.error("record-size", "must be between 0 and " + MAX_RECORD_SIZE + " bytes, got " + size);
         }
-        long keys = config.getLong("keys", 16);
         if (keys < 1) {
             throw config.error("keys", "must be >= 1, got " + keys);
         }
         OptionalLong limit = OptionalLong.empty();
-        if (config.has("limit")) {
-            long l = config.getLong("limit", 0);
+        if (bounded) {
             if (l < 0) {
                 throw config.error("limit", "must be >= 0, got " + l);
             }

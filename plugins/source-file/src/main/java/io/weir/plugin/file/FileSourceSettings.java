@@ -41,6 +41,10 @@ public record FileSourceSettings(Path path, Schema schema, JsonFormat format, lo
      *         {@code operators[0].config.path file /x/y.json does not exist})
      */
     public static FileSourceSettings from(PluginConfig config) {
+        // every setting is read before the first can fail, so that an unknown key is reported with all settings
+        config.has("format");
+        config.has("limit");
+        Map<String, Object> fields = config.getObject("schema");
         Path path = config.requirePath("path");
         if (!Files.exists(path)) {
             throw config.error("path", "file " + path + " does not exist");
@@ -48,7 +52,6 @@ public record FileSourceSettings(Path path, Schema schema, JsonFormat format, lo
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw config.error("path", "file " + path + " is not a readable regular file");
         }
-        Map<String, Object> fields = config.getObject("schema");
         if (fields == null || fields.isEmpty()) {
             throw config.error("schema", "is required: an object of field name to type, e.g. {\"delay\": \"long\"}");
         }

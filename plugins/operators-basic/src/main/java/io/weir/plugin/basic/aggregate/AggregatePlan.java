@@ -99,6 +99,8 @@ public final class AggregatePlan {
      *         {@code operators[1].config.aggregates[0].field names no input field: 'x'; ...}
      */
     public static AggregatePlan from(PluginConfig config, Schema input) {
+        // every setting is read before the first can fail, so that an unknown key is reported with all settings
+        Object aggregates = config.raw("aggregates");
         List<String> key = config.raw("key") instanceof String s ? List.of(s) : config.getStringList("key", List.of());
         if (key.isEmpty()) {
             throw config.error("key", "is required: a field name or a non-empty list of field names");
@@ -108,7 +110,7 @@ public final class AggregatePlan {
                 throw config.error("key", "names no input field: '" + key.get(i) + "'; available fields: " + input.names());
             }
         }
-        if (!(config.raw("aggregates") instanceof List<?> list) || list.isEmpty()) {
+        if (!(aggregates instanceof List<?> list) || list.isEmpty()) {
             throw config.error("aggregates", "is required: a non-empty list of {\"fn\": ..., \"field\": ..., \"as\": ...}");
         }
         Set<String> names = new HashSet<>(key);

@@ -37,6 +37,9 @@ public record FilterCondition(int position, FieldType type, Comparison compariso
      * @throws IllegalArgumentException naming the config field if one is missing, unknown or does not fit
      */
     public static FilterCondition from(PluginConfig config, Schema input) {
+        // every setting is read before the first can fail, so that an unknown key is reported with all settings
+        Object value = config.raw("value");
+        config.has("op");
         String field = config.requireString("field");
         int position = input.indexOf(field);
         if (position < 0) {
@@ -48,7 +51,6 @@ public record FilterCondition(int position, FieldType type, Comparison compariso
         } catch (IllegalArgumentException e) {
             throw config.error("op", e.getMessage());
         }
-        Object value = config.raw("value");
         if (value == null) {
             throw config.error("value", "is required (a number, string or boolean)");
         }

@@ -29,8 +29,8 @@ public final class FilterOperatorFactory implements OperatorFactory {
     /** @throws IllegalArgumentException naming the bad config field */
     @Override
     public Schema outputSchema(PluginConfig config, Schema input) {
-        FilterCondition.from(config, input);
         RecordThrottle.from(config);
+        FilterCondition.from(config, input);
         return input;
     }
 

@@ -34,6 +34,7 @@ public final class ProjectOperatorFactory implements OperatorFactory {
     /** @throws IllegalArgumentException naming {@code fields} if it is missing, empty, repeats or names an unknown field */
     @Override
     public Schema outputSchema(PluginConfig config, Schema input) {
+        RecordThrottle.from(config);
         List<String> fields = config.getStringList("fields", List.of());
         if (fields.isEmpty()) {
             throw config.error("fields", "is required: a non-empty list of field names");
@@ -47,7 +48,6 @@ public final class ProjectOperatorFactory implements OperatorFactory {
                         + "'; available fields: " + input.names());
             }
         }
-        RecordThrottle.from(config);
         return input.project(fields);
     }
 
