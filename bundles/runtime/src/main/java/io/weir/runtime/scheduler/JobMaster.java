@@ -428,9 +428,10 @@ public final class JobMaster implements JobHandle, TaskListener {
     private void cancelTasks() {
         List<StreamTask> current = tasks;
         current.forEach(StreamTask::cancel);
+        long deadline = System.currentTimeMillis() + CANCEL_JOIN_MS;
         for (StreamTask t : current) {
             try {
-                t.join(CANCEL_JOIN_MS);
+                t.join(Math.max(1, deadline - System.currentTimeMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

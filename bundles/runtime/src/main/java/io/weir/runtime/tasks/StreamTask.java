@@ -144,12 +144,24 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         }
     }
 
-    /** Waits up to {@code timeoutMs} for the task thread to end. */
-    public void join(long timeoutMs) throws InterruptedException {
+    /**
+     * Waits up to {@code timeoutMs} for the task thread to end; logs where it is stuck otherwise.
+     *
+     * @return whether the thread ended (or never started)
+     */
+    public boolean join(long timeoutMs) throws InterruptedException {
         Thread t = thread;
-        if (t != null) {
-            t.join(timeoutMs);
+        if (t == null) {
+            return true;
         }
+        t.join(timeoutMs);
+        if (t.isAlive()) {
+            Throwable where = new Throwable("stack of " + t.getName());
+            where.setStackTrace(t.getStackTrace());
+            LOG.warn("Task {} of job {} did not stop within {} ms of being cancelled", taskId(), deployment.jobName(), timeoutMs, where);
+            return false;
+        }
+        return true;
     }
 
     private void transition(TaskState to) {
