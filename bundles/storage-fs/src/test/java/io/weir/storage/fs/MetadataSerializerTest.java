@@ -1,5 +1,6 @@
 package io.weir.storage.fs;
 
+import io.weir.core.checkpoint.ChannelStateHandle;
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.OperatorState;
@@ -41,7 +42,10 @@ class MetadataSerializerTest {
         OperatorState counter = new OperatorState("keyed-count\u00e9", 2, 5, Map.of(
                 0, new OperatorSubtaskState(List.of(), List.of(keyedFile)),
                 1, new OperatorSubtaskState(List.of(), List.of(keyedInline))));
-        OperatorState stateless = new OperatorState("sink", 1, 128, Map.of(0, OperatorSubtaskState.empty()));
+        ChannelStateHandle input = new ChannelStateHandle(1, new ByteStreamStateHandle(new byte[] {0, 0, 0, 1, 7}), 1);
+        ChannelStateHandle output = new ChannelStateHandle(0, new FileStateHandle("/tmp/chk-" + id + "/c-uuid", 70_004), 70_000);
+        OperatorState stateless = new OperatorState("sink", 1, 128, Map.of(0,
+                new OperatorSubtaskState(List.of(), List.of(), List.of(input), List.of(output))));
         return new CheckpointMetadata(id, job, 1_700_000_000_123L, true,
                 Map.of("source", source, "keyed-count\u00e9", counter, "sink", stateless));
     }
@@ -65,6 +69,12 @@ class MetadataSerializerTest {
                     sb.append("    keyed ").append(h.range()).append(Arrays.toString(h.offsets())).append(' ')
                             .append(describe(h.delegate())).append('\n');
                 }
+                for (ChannelStateHandle h : s.inputChannelState()) {
+                    sb.append("    input ").append(h.channel()).append(' ').append(h.dataBytes()).append(' ').append(describe(h.delegate())).append('\n');
+                }
+                for (ChannelStateHandle h : s.resultSubpartitionState()) {
+                    sb.append("    output ").append(h.channel()).append(' ').append(h.dataBytes()).append(' ').append(describe(h.delegate())).append('\n');
+                }
             });
         }
         return sb.toString();
@@ -80,7 +90,8 @@ class MetadataSerializerTest {
         CheckpointMetadata back = serializer.deserialize(serializer.serialize(m), "mem");
         assertThat(describe(back)).isEqualTo(describe(m));
         assertThat(describe(back)).contains("inline[1, 2, 3, 4, 5]", "offsets=[8, 20, 31]", "empty=[]",
-                "FileStateHandle[path=/tmp/chk-42/b-uuid, size=999999999999]");
+                "FileStateHandle[path=/tmp/chk-42/b-uuid, size=999999999999]",
+                "input 1 1 inline[0, 0, 0, 1, 7]", "output 0 70000 FileStateHandle[path=/tmp/chk-42/c-uuid, size=70004]");
         assertThat(back.stateSize()).isEqualTo(m.stateSize());
     }
 
