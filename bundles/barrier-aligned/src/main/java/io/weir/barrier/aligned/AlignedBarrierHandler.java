@@ -1,8 +1,12 @@
 package io.weir.barrier.aligned;
 
+import io.weir.core.barrier.AlignmentMeasurement;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
 import io.weir.core.barrier.CheckpointBarrierHandler;
+import io.weir.core.barrier.InputChannelSet;
+import io.weir.core.barrier.PendingBarriers;
+import io.weir.core.barrier.StaleCheckpointFilter;
 import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.CheckpointFailureReason;
@@ -59,15 +63,13 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
     private final BarrierHandlerContext context;
     private final String taskName;
     /** Live/ended channels. Task thread only. */
-    private final InputChannels channels;
+    private final InputChannelSet channels;
+    /** Ids seen and triggered or aborted here; decides which barriers are stale. Task thread only. */
+    private final StaleCheckpointFilter ids = new StaleCheckpointFilter();
     /** Current state. Task thread only. */
     private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
     /** The alignment in progress: non-null exactly in COLLECTING_BARRIERS. Task thread only. */
     private PendingBarriers pending;
-    /** Highest checkpoint id triggered or aborted here, 0 if none; barriers up to it are stale. Task thread only. */
-    private long lastFinishedCheckpointId;
-    /** Highest id of any barrier or cancel marker seen, 0 if none. Task thread only. */
-    private long latestCheckpointId;
     /** Running total of bytes processed (bytes); alignments take differences. Task thread only. */
     private long bytesProcessed;
 
@@ -81,7 +83,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
     public AlignedBarrierHandler(BarrierHandlerContext context, String taskName) {
         this.context = Objects.requireNonNull(context, "context");
         this.taskName = Objects.requireNonNull(taskName, "taskName");
-        this.channels = new InputChannels(taskName, context.numberOfInputChannels());
+        this.channels = new InputChannelSet(taskName, context.numberOfInputChannels());
     }
 
     /**
@@ -99,11 +101,11 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "barrier of checkpoint " + id);
-        latestCheckpointId = Math.max(latestCheckpointId, id);
-        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+        channels.requireLive(channel, "barrier of checkpoint " + id);
+        ids.observe(id);
+        if (ids.isStale(id, pending)) {
             LOG.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, aligning {})",
-                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
             return;
         }
         long now = context.nanoTime();
@@ -113,11 +115,9 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
             abortAlignment(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
         }
         if (pending == null) {
-            pending = new PendingBarriers(barrier, now, context.currentTimeMillis(), bytesProcessed);
+            pending = new PendingBarriers(taskName, barrier,
+                    AlignmentMeasurement.start(barrier, now, context.currentTimeMillis(), bytesProcessed));
             transitionTo(Phase.COLLECTING_BARRIERS);
-        } else if (pending.hasDelivered(channel)) {
-            throw new IllegalStateException("task " + taskName + ": channel " + channel
-                    + " delivered the barrier of checkpoint " + id + " twice");
         }
         pending.markDelivered(channel);
         if (pending.isComplete(channels)) {
@@ -144,11 +144,11 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "cancel marker of checkpoint " + id);
-        latestCheckpointId = Math.max(latestCheckpointId, id);
-        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+        channels.requireLive(channel, "cancel marker of checkpoint " + id);
+        ids.observe(id);
+        if (ids.isStale(id, pending)) {
             LOG.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, aligning {})",
-                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
             return;
         }
         if (pending != null && pending.checkpointId() == id) {
@@ -162,7 +162,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         }
         LOG.debug("Task {}: cancel marker of checkpoint {} on channel {} before any of its barriers",
                 taskName, id, channel);
-        lastFinishedCheckpointId = id;
+        ids.markFinished(id);
         context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
     }
 
@@ -201,7 +201,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
     /** @return the highest checkpoint id of any barrier or cancel marker seen (stale ones too), 0 if none */
     @Override
     public long latestCheckpointId() {
-        return latestCheckpointId;
+        return ids.latestSeenId();
     }
 
     /** @return whether the handler is in COLLECTING_BARRIERS */
@@ -239,7 +239,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         PendingBarriers done = pending;
         BarrierAlignment alignment = done.alignment(nowNanos, bytesProcessed);
         pending = null;
-        lastFinishedCheckpointId = done.checkpointId();
+        ids.markFinished(done.checkpointId());
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         LOG.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume first, then trigger (Flink does the reverse). Both run on the task thread, so no
@@ -257,7 +257,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
     private void abortAlignment(CheckpointFailureReason reason) {
         PendingBarriers aborted = pending;
         pending = null;
-        lastFinishedCheckpointId = Math.max(lastFinishedCheckpointId, aborted.checkpointId());
+        ids.markFinished(aborted.checkpointId());
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         LOG.debug("Task {}: aborting alignment of checkpoint {}: {}", taskName, aborted.checkpointId(), reason);
         if (aborted.hasBlockedChannels()) {
@@ -285,13 +285,6 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         if (phase == Phase.CLOSED) {
             throw new IllegalStateException(
                     "task " + taskName + ": cannot process " + event + ", handler is " + Phase.CLOSED);
-        }
-    }
-
-    private void requireLive(int channel, String event) {
-        if (!channels.isLive(channel)) {
-            throw new IllegalStateException("task " + taskName + ": " + event + " on channel " + channel
-                    + " after its end of partition");
         }
     }
 }

@@ -1,10 +1,9 @@
 package io.weir.barrier.aligned;
 
+import io.weir.core.barrier.AbstractBarrierHandlerFactory;
 import io.weir.core.barrier.BarrierHandlerContext;
 import io.weir.core.barrier.CheckpointBarrierHandler;
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
-import io.weir.core.config.Configuration;
-import java.util.Objects;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -13,31 +12,18 @@ import org.osgi.service.component.annotations.Component;
  * {@code META-INF/services} for use without OSGi. Stateless, thread-safe.
  */
 @Component(service = CheckpointBarrierHandlerFactory.class, property = "weir.type=" + AlignedBarrierHandlerFactory.TYPE)
-public final class AlignedBarrierHandlerFactory implements CheckpointBarrierHandlerFactory {
+public final class AlignedBarrierHandlerFactory extends AbstractBarrierHandlerFactory {
     /** The handler kind this factory serves. */
     public static final String TYPE = "aligned";
 
     /** Creates the factory (also the ServiceLoader and DS constructor). */
     public AlignedBarrierHandlerFactory() {
+        super(TYPE);
     }
 
-    /** @return {@value #TYPE} */
+    /** @return a new handler in WAITING_FOR_FIRST_BARRIER; the job configuration is not read (no options) */
     @Override
-    public String type() {
-        return TYPE;
-    }
-
-    /**
-     * @param context the task's inputs and actions
-     * @param config job configuration (unused: aligned handling has no options)
-     * @param taskName for logs and error messages
-     * @return a new handler in WAITING_FOR_FIRST_BARRIER, to be used on the task thread only
-     * @throws IllegalArgumentException if the context reports fewer than one input channel
-     * @throws NullPointerException if an argument is null
-     */
-    @Override
-    public CheckpointBarrierHandler create(BarrierHandlerContext context, Configuration config, String taskName) {
-        Objects.requireNonNull(config, "config");
+    protected CheckpointBarrierHandler newHandler(BarrierHandlerContext context, String taskName) {
         return new AlignedBarrierHandler(context, taskName);
     }
 }

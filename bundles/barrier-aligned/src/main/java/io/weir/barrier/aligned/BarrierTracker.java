@@ -1,8 +1,11 @@
 package io.weir.barrier.aligned;
 
+import io.weir.core.barrier.AlignmentMeasurement;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
 import io.weir.core.barrier.CheckpointBarrierHandler;
+import io.weir.core.barrier.InputChannelSet;
+import io.weir.core.barrier.PendingBarriers;
 import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.CheckpointFailureReason;
@@ -38,7 +41,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
     private final BarrierHandlerContext context;
     private final String taskName;
     /** Live/ended channels. Task thread only. */
-    private final InputChannels channels;
+    private final InputChannelSet channels;
     /** Checkpoints in progress, ascending by id. Task thread only. */
     private final ArrayDeque<PendingBarriers> inProgress = new ArrayDeque<>();
     /** Highest id that started, triggered or was aborted here; an id not in progress and ≤ it is stale. Task thread only. */
@@ -60,7 +63,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
     public BarrierTracker(BarrierHandlerContext context, String taskName) {
         this.context = Objects.requireNonNull(context, "context");
         this.taskName = Objects.requireNonNull(taskName, "taskName");
-        this.channels = new InputChannels(taskName, context.numberOfInputChannels());
+        this.channels = new InputChannelSet(taskName, context.numberOfInputChannels());
     }
 
     /**
@@ -76,7 +79,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "barrier of checkpoint " + id);
+        channels.requireLive(channel, "barrier of checkpoint " + id);
         latestCheckpointId = Math.max(latestCheckpointId, id);
         long now = context.nanoTime();
         PendingBarriers checkpoint = find(id);
@@ -85,7 +88,8 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
                 LOG.debug("Task {}: ignoring barrier of finished checkpoint {} on channel {}", taskName, id, channel);
                 return;
             }
-            checkpoint = new PendingBarriers(barrier, now, context.currentTimeMillis(), bytesProcessed);
+            checkpoint = new PendingBarriers(taskName, barrier,
+                    AlignmentMeasurement.start(barrier, now, context.currentTimeMillis(), bytesProcessed));
             inProgress.addLast(checkpoint);
             latestStartedCheckpointId = id;
             if (inProgress.size() > MAX_TRACKED_CHECKPOINTS) {
@@ -94,9 +98,6 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
                         taskName, MAX_TRACKED_CHECKPOINTS, oldest.checkpointId());
                 context.abortCheckpointOnBarrier(oldest.checkpointId(), CheckpointFailureReason.CHECKPOINT_SUBSUMED);
             }
-        } else if (checkpoint.hasDelivered(channel)) {
-            throw new IllegalStateException("task " + taskName + ": channel " + channel
-                    + " delivered the barrier of checkpoint " + id + " twice");
         }
         checkpoint.markDelivered(channel);
         if (checkpoint.isComplete(channels)) {
@@ -118,7 +119,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "cancel marker of checkpoint " + id);
+        channels.requireLive(channel, "cancel marker of checkpoint " + id);
         latestCheckpointId = Math.max(latestCheckpointId, id);
         PendingBarriers checkpoint = find(id);
         if (checkpoint != null) {
@@ -226,13 +227,6 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
     private void requireOpen(String event) {
         if (closed) {
             throw new IllegalStateException("task " + taskName + ": cannot process " + event + ", tracker is closed");
-        }
-    }
-
-    private void requireLive(int channel, String event) {
-        if (!channels.isLive(channel)) {
-            throw new IllegalStateException("task " + taskName + ": " + event + " on channel " + channel
-                    + " after its end of partition");
         }
     }
 }

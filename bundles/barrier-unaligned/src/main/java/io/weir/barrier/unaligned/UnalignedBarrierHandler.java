@@ -1,8 +1,12 @@
 package io.weir.barrier.unaligned;
 
+import io.weir.core.barrier.AlignmentMeasurement;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
 import io.weir.core.barrier.CheckpointBarrierHandler;
+import io.weir.core.barrier.InputChannelSet;
+import io.weir.core.barrier.PendingBarriers;
+import io.weir.core.barrier.StaleCheckpointFilter;
 import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
@@ -89,15 +93,13 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     private final BarrierHandlerContext context;
     private final String taskName;
     /** Live/ended channels. Task thread only. */
-    private final InputChannels channels;
+    private final InputChannelSet channels;
+    /** Ids seen and triggered (and finished) or aborted here; decides which barriers are stale. Task thread only. */
+    private final StaleCheckpointFilter ids = new StaleCheckpointFilter();
     /** Current state. Task thread only. */
     private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
     /** The checkpoint in progress: non-null exactly in the COLLECTING states. Task thread only. */
-    private PendingCheckpoint pending;
-    /** Highest checkpoint id triggered (and finished) or aborted here, 0 if none; barriers up to it are stale. Task thread only. */
-    private long lastFinishedCheckpointId;
-    /** Highest id of any barrier or cancel marker seen, 0 if none. Task thread only. */
-    private long latestCheckpointId;
+    private PendingBarriers pending;
     /** Running total of bytes processed (bytes); a checkpoint reports differences. Task thread only. */
     private long bytesProcessed;
 
@@ -111,7 +113,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     public UnalignedBarrierHandler(BarrierHandlerContext context, String taskName) {
         this.context = Objects.requireNonNull(context, "context");
         this.taskName = Objects.requireNonNull(taskName, "taskName");
-        this.channels = new InputChannels(taskName, context.numberOfInputChannels());
+        this.channels = new InputChannelSet(taskName, context.numberOfInputChannels());
     }
 
     /**
@@ -130,15 +132,15 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "barrier of checkpoint " + id);
+        channels.requireLive(channel, "barrier of checkpoint " + id);
         if (barrier.options().alignment() == CheckpointAlignment.AT_LEAST_ONCE) {
             throw new IllegalArgumentException("task " + taskName + ": barrier of checkpoint " + id + " on channel "
                     + channel + " is AT_LEAST_ONCE; the unaligned handler serves exactly-once checkpoints only");
         }
-        latestCheckpointId = Math.max(latestCheckpointId, id);
-        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+        ids.observe(id);
+        if (ids.isStale(id, pending)) {
             LOG.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, in progress {})",
-                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
             return;
         }
         if (pending != null && id > pending.checkpointId()) {
@@ -149,10 +151,6 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         if (pending == null) {
             startCheckpoint(barrier, channel);
             return;
-        }
-        if (pending.hasDelivered(channel)) {
-            throw new IllegalStateException("task " + taskName + ": channel " + channel
-                    + " delivered the barrier of checkpoint " + id + " twice");
         }
         pending.markDelivered(channel);
         if (phase == Phase.COLLECTING_UNALIGNED) {
@@ -185,11 +183,11 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        requireLive(channel, "cancel marker of checkpoint " + id);
-        latestCheckpointId = Math.max(latestCheckpointId, id);
-        if (id <= lastFinishedCheckpointId || (pending != null && id < pending.checkpointId())) {
+        channels.requireLive(channel, "cancel marker of checkpoint " + id);
+        ids.observe(id);
+        if (ids.isStale(id, pending)) {
             LOG.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, in progress {})",
-                    taskName, id, channel, lastFinishedCheckpointId, pending == null ? "none" : pending.checkpointId());
+                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
             return;
         }
         if (pending != null && pending.checkpointId() == id) {
@@ -201,7 +199,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         }
         LOG.debug("Task {}: cancel marker of checkpoint {} on channel {} before any of its barriers",
                 taskName, id, channel);
-        lastFinishedCheckpointId = id;
+        ids.markFinished(id);
         context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
     }
 
@@ -242,7 +240,8 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
      */
     @Override
     public void onAlignmentTimeout(long checkpointId) {
-        if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId || !pending.isTimeoutable()) {
+        if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId
+                || !AlignmentTimeout.appliesTo(pending.barrier())) {
             LOG.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
                     taskName, checkpointId, phase, pending == null ? "none" : pending.checkpointId());
             return;
@@ -267,7 +266,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     /** @return the highest checkpoint id of any barrier or cancel marker seen (stale ones too), 0 if none */
     @Override
     public long latestCheckpointId() {
-        return latestCheckpointId;
+        return ids.latestSeenId();
     }
 
     /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
@@ -285,7 +284,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         if (phase == Phase.CLOSED) {
             return;
         }
-        PendingCheckpoint abandoned = pending;
+        PendingBarriers abandoned = pending;
         pending = null;
         transitionTo(Phase.CLOSED);
         if (abandoned != null) {
@@ -304,14 +303,14 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     private void startCheckpoint(CheckpointBarrier barrier, int channel) {
         long id = barrier.checkpointId();
         long nowNanos = context.nanoTime();
-        PendingCheckpoint started = new PendingCheckpoint(barrier, nowNanos, context.currentTimeMillis(),
-                bytesProcessed);
+        PendingBarriers started = new PendingBarriers(taskName, barrier,
+                AlignmentMeasurement.start(barrier, nowNanos, context.currentTimeMillis(), bytesProcessed));
         started.markDelivered(channel);
         if (barrier.options().isUnaligned()) {
-            int[] missing = channels.liveNotIn(started.delivered());
+            int[] missing = started.missingChannels(channels);
             BarrierAlignment alignment = started.alignment(nowNanos, bytesProcessed);
             if (missing.length == 0) {
-                lastFinishedCheckpointId = id;
+                ids.markFinished(id);
             } else {
                 pending = started;
                 transitionTo(Phase.COLLECTING_UNALIGNED);
@@ -330,16 +329,16 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         }
         started.markBlocked();
         context.blockChannel(channel);
-        if (started.isTimeoutable()) {
-            context.registerAlignmentTimer(id, started.timerDelayMs());
+        if (AlignmentTimeout.appliesTo(barrier)) {
+            context.registerAlignmentTimer(id, AlignmentTimeout.timerDelayMs(started));
         }
     }
 
     private void completeAlignment() {
-        PendingCheckpoint done = pending;
+        PendingBarriers done = pending;
         BarrierAlignment alignment = done.alignment(context.nanoTime(), bytesProcessed);
         pending = null;
-        lastFinishedCheckpointId = done.checkpointId();
+        ids.markFinished(done.checkpointId());
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         LOG.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
@@ -352,15 +351,15 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
 
     /** COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing). */
     private void switchToUnaligned(String cause) {
-        PendingCheckpoint switched = pending;
+        PendingBarriers switched = pending;
         long id = switched.checkpointId();
         BarrierAlignment alignment = switched.alignment(context.nanoTime(), bytesProcessed);
-        int[] missing = channels.liveNotIn(switched.delivered());
+        int[] missing = switched.missingChannels(channels);
         boolean resume = switched.hasBlockedChannels();
         switched.markResumed();
         if (missing.length == 0) {
             pending = null;
-            lastFinishedCheckpointId = id;
+            ids.markFinished(id);
             transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         } else {
             transitionTo(Phase.COLLECTING_UNALIGNED);
@@ -383,15 +382,15 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         }
         long id = pending.checkpointId();
         pending = null;
-        lastFinishedCheckpointId = id;
+        ids.markFinished(id);
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         LOG.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
     }
 
     private void abortInProgress(CheckpointFailureReason reason) {
-        PendingCheckpoint aborted = pending;
+        PendingBarriers aborted = pending;
         pending = null;
-        lastFinishedCheckpointId = Math.max(lastFinishedCheckpointId, aborted.checkpointId());
+        ids.markFinished(aborted.checkpointId());
         Phase from = phase;
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
         LOG.debug("Task {}: aborting checkpoint {} ({}): {}", taskName, aborted.checkpointId(), from, reason);
@@ -420,13 +419,6 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         if (phase == Phase.CLOSED) {
             throw new IllegalStateException(
                     "task " + taskName + ": cannot process " + event + ", handler is " + Phase.CLOSED);
-        }
-    }
-
-    private void requireLive(int channel, String event) {
-        if (!channels.isLive(channel)) {
-            throw new IllegalStateException("task " + taskName + ": " + event + " on channel " + channel
-                    + " after its end of partition");
         }
     }
 }

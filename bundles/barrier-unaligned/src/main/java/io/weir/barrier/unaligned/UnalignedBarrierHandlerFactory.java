@@ -1,10 +1,9 @@
 package io.weir.barrier.unaligned;
 
+import io.weir.core.barrier.AbstractBarrierHandlerFactory;
 import io.weir.core.barrier.BarrierHandlerContext;
 import io.weir.core.barrier.CheckpointBarrierHandler;
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
-import io.weir.core.config.Configuration;
-import java.util.Objects;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -16,33 +15,25 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = CheckpointBarrierHandlerFactory.class,
         property = "weir.type=" + UnalignedBarrierHandlerFactory.TYPE)
-public final class UnalignedBarrierHandlerFactory implements CheckpointBarrierHandlerFactory {
+public final class UnalignedBarrierHandlerFactory extends AbstractBarrierHandlerFactory {
     /** The handler kind this factory serves. */
     public static final String TYPE = "unaligned";
 
     /** Creates the factory (also the ServiceLoader and DS constructor). */
     public UnalignedBarrierHandlerFactory() {
-    }
-
-    /** @return {@value #TYPE} */
-    @Override
-    public String type() {
-        return TYPE;
+        super(TYPE);
     }
 
     /**
      * @param context the task's inputs and actions; must support the in-flight persistence,
      *     priority barrier and alignment timer methods of {@link BarrierHandlerContext}
-     * @param config job configuration (unused: the alignment kind and timeout travel with each
-     *     barrier's {@link io.weir.core.checkpoint.CheckpointOptions})
      * @param taskName for logs and error messages
-     * @return a new handler in WAITING_FOR_FIRST_BARRIER, to be used on the task thread only
-     * @throws IllegalArgumentException if the context reports fewer than one input channel
-     * @throws NullPointerException if an argument is null
+     * @return a new handler in WAITING_FOR_FIRST_BARRIER; the job configuration is not read (the
+     *     alignment kind and timeout travel with each barrier's
+     *     {@link io.weir.core.checkpoint.CheckpointOptions})
      */
     @Override
-    public CheckpointBarrierHandler create(BarrierHandlerContext context, Configuration config, String taskName) {
-        Objects.requireNonNull(config, "config");
+    protected CheckpointBarrierHandler newHandler(BarrierHandlerContext context, String taskName) {
         return new UnalignedBarrierHandler(context, taskName);
     }
 }

@@ -6,6 +6,7 @@ import io.weir.api.Schema;
 import io.weir.api.operator.StreamOperator;
 import io.weir.api.plugin.OperatorFactory;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.testing.InMemoryOperatorContext;
 import io.weir.plugin.basic.aggregate.KeyedAggregateFactory;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,7 @@ class KeyedAggregateTest {
     void emitsRunningCountSumAvgMinMaxPerKeyMatchingAnIndependentComputation() throws Exception {
         List<Row> input = randomRows(2_000, 42);
         StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
-        TestKeyedContext context = TestKeyedContext.fresh();
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
         op.initializeState(context);
 
         List<Row> out = run(op, context, input);
@@ -65,14 +66,14 @@ class KeyedAggregateTest {
     void restoredStateContinuesTheAggregatesOfEachKey() throws Exception {
         List<Row> input = randomRows(600, 7);
         StreamOperator first = new KeyedAggregateFactory().create(CONFIG, INPUT);
-        TestKeyedContext context = TestKeyedContext.fresh();
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
         first.initializeState(context);
         run(first, context, input.subList(0, 350));
-        var checkpoint = context.snapshot();
+        var checkpoint = context.snapshotKeyedState();
         run(first, context, input.subList(350, 400)); // lost with the failure, replayed below
 
         StreamOperator restored = new KeyedAggregateFactory().create(CONFIG, INPUT);
-        TestKeyedContext restoredContext = TestKeyedContext.restoredFrom(checkpoint);
+        InMemoryOperatorContext restoredContext = InMemoryOperatorContext.keyedRestoredFrom(checkpoint);
         restored.initializeState(restoredContext);
         List<Row> out = run(restored, restoredContext, input.subList(350, 600));
 
@@ -84,7 +85,7 @@ class KeyedAggregateTest {
     @Test
     void nullValuesAreCountedButSkippedBySumAvgMinMax() throws Exception {
         StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
-        TestKeyedContext context = TestKeyedContext.fresh();
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
         op.initializeState(context);
 
         List<Row> out = run(op, context, List.of(new Row(INPUT, "A", null, null, null), new Row(INPUT, "A", 4L, 0.5, 9)));
@@ -137,7 +138,7 @@ class KeyedAggregateTest {
         }
     }
 
-    private static List<Row> run(StreamOperator op, TestKeyedContext context, List<Row> input) throws Exception {
+    private static List<Row> run(StreamOperator op, InMemoryOperatorContext context, List<Row> input) throws Exception {
         List<Row> out = new ArrayList<>();
         for (Row row : input) {
             context.setCurrentKey(row.project(new int[] {0}, Schema.builder().field("origin", FieldType.STRING).build()));

@@ -5,6 +5,7 @@ import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.PollStatus;
 import io.weir.api.source.SourceReader;
+import io.weir.api.testing.InMemoryOperatorContext;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -56,7 +57,7 @@ class DatagenReaderTest {
         AtomicLong now = new AtomicLong(5_000_000_000L);
         DatagenReader reader = new DatagenReader(new DatagenSettings(1000, 10, 4, java.util.OptionalLong.empty()),
                 now::get, () -> 42L);
-        reader.initializeState(TestOperatorContext.fresh(0, 2)); // 500 records/s for this subtask
+        reader.initializeState(InMemoryOperatorContext.fresh(0, 2)); // 500 records/s for this subtask
         List<Row> rows = new ArrayList<>();
 
         assertThat(reader.pollNext(rows::add)).isEqualTo(PollStatus.MORE_AVAILABLE);
@@ -104,7 +105,7 @@ class DatagenReaderTest {
     @Test
     void restoreContinuesTheSequenceAfterTheSnapshot() throws Exception {
         PluginConfig config = config(Map.of("keys", 5L));
-        TestOperatorContext context = TestOperatorContext.fresh(1, 2);
+        InMemoryOperatorContext context = InMemoryOperatorContext.fresh(1, 2);
         SourceReader reader = new DatagenSourceFactory().create(config, DatagenSettings.SCHEMA);
         reader.initializeState(context);
         for (int i = 0; i < 3; i++) {
@@ -112,10 +113,10 @@ class DatagenReaderTest {
         }
         reader.snapshotState(1);
         reader.pollNext(r -> { }); // lost with the failure
-        Map<String, byte[]> checkpoint = context.snapshot();
+        Map<String, byte[]> checkpoint = context.snapshotOperatorState();
 
         SourceReader restored = new DatagenSourceFactory().create(config, DatagenSettings.SCHEMA);
-        restored.initializeState(new TestOperatorContext(1, 2, checkpoint));
+        restored.initializeState(InMemoryOperatorContext.restored(1, 2, checkpoint));
         List<Row> rows = new ArrayList<>();
         restored.pollNext(rows::add);
 
@@ -141,7 +142,7 @@ class DatagenReaderTest {
     }
 
     private static SourceReader started(SourceReader reader, int subtask, int parallelism) throws Exception {
-        reader.initializeState(TestOperatorContext.fresh(subtask, parallelism));
+        reader.initializeState(InMemoryOperatorContext.fresh(subtask, parallelism));
         return reader;
     }
 

@@ -3,10 +3,12 @@ package io.weir.plugin.file;
 import io.weir.api.FieldType;
 import io.weir.api.Row;
 import io.weir.api.Schema;
+import io.weir.api.operator.OperatorContext;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.PollStatus;
 import io.weir.api.source.SourceReader;
+import io.weir.api.testing.InMemoryOperatorContext;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +40,7 @@ class FileSourceReaderTest {
 
     @BeforeAll
     static void readAllFlightsOnce() throws Exception {
-        allFlights = drain(newReader(flightsConfig(Map.of())), TestOperatorContext.fresh(0, 1), Integer.MAX_VALUE);
+        allFlights = drain(newReader(flightsConfig(Map.of())), InMemoryOperatorContext.fresh(0, 1), Integer.MAX_VALUE);
     }
 
     @Test
@@ -61,8 +63,8 @@ class FileSourceReaderTest {
 
     @Test
     void twoSubtasksSplitTheFileByRecordIndexDisjointlyAndCompletely() throws Exception {
-        List<Row> first = drain(newReader(flightsConfig(Map.of())), TestOperatorContext.fresh(0, 2), Integer.MAX_VALUE);
-        List<Row> second = drain(newReader(flightsConfig(Map.of())), TestOperatorContext.fresh(1, 2), Integer.MAX_VALUE);
+        List<Row> first = drain(newReader(flightsConfig(Map.of())), InMemoryOperatorContext.fresh(0, 2), Integer.MAX_VALUE);
+        List<Row> second = drain(newReader(flightsConfig(Map.of())), InMemoryOperatorContext.fresh(1, 2), Integer.MAX_VALUE);
 
         assertThat(first).hasSize(10_000);
         assertThat(second).hasSize(10_000);
@@ -74,16 +76,16 @@ class FileSourceReaderTest {
 
     @Test
     void restoreFromSnapshottedOffsetContinuesWithExactlyTheRemainingRecords() throws Exception {
-        TestOperatorContext context = TestOperatorContext.fresh(1, 2);
+        InMemoryOperatorContext context = InMemoryOperatorContext.fresh(1, 2);
         SourceReader reader = newReader(flightsConfig(Map.of()));
         List<Row> beforeCheckpoint = drain(reader, context, 3);
         reader.snapshotState(7);
-        Map<String, byte[]> checkpoint = context.snapshot();
-        drain(reader, context, 2); // emitted after the checkpoint: lost in the failure, must be replayed
+        Map<String, byte[]> checkpoint = context.snapshotOperatorState();
+        poll(reader, 2); // emitted after the checkpoint: lost in the failure, must be replayed
         reader.close();
 
         SourceReader restored = newReader(flightsConfig(Map.of()));
-        List<Row> afterRestore = drain(restored, new TestOperatorContext(1, 2, checkpoint), Integer.MAX_VALUE);
+        List<Row> afterRestore = drain(restored, InMemoryOperatorContext.restored(1, 2, checkpoint), Integer.MAX_VALUE);
 
         List<Row> expected = new ArrayList<>();
         for (int i = 1; i < allFlights.size(); i += 2) {
@@ -97,7 +99,7 @@ class FileSourceReaderTest {
 
     @Test
     void limitCapsTheRecordsReadOverAllSubtasks() throws Exception {
-        List<Row> rows = drain(newReader(flightsConfig(Map.of("limit", 1001L))), TestOperatorContext.fresh(0, 2),
+        List<Row> rows = drain(newReader(flightsConfig(Map.of("limit", 1001L))), InMemoryOperatorContext.fresh(0, 2),
                 Integer.MAX_VALUE);
 
         assertThat(rows).hasSize(501).containsExactlyElementsOf(
@@ -113,7 +115,7 @@ class FileSourceReaderTest {
                 """);
         SourceReader reader = newReader(config(file, Map.of("origin", "string", "delay", "long"), Map.of()));
 
-        assertThatThrownBy(() -> drain(reader, TestOperatorContext.fresh(0, 1), Integer.MAX_VALUE))
+        assertThatThrownBy(() -> drain(reader, InMemoryOperatorContext.fresh(0, 1), Integer.MAX_VALUE))
                 .isInstanceOf(MalformedRecordException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("record 2")
@@ -131,9 +133,9 @@ class FileSourceReaderTest {
         schema.put("n", "double");
         schema.put("ok", "boolean");
 
-        List<Row> fromLines = drain(newReader(config(lines, schema, Map.of())), TestOperatorContext.fresh(0, 1), 100);
+        List<Row> fromLines = drain(newReader(config(lines, schema, Map.of())), InMemoryOperatorContext.fresh(0, 1), 100);
         List<Row> fromArray = drain(newReader(config(array, schema, Map.of("format", "array"))),
-                TestOperatorContext.fresh(0, 1), 100);
+                InMemoryOperatorContext.fresh(0, 1), 100);
 
         Schema expectedSchema = Schema.builder().field("name", FieldType.STRING).field("n", FieldType.DOUBLE)
                 .field("ok", FieldType.BOOLEAN).build();
@@ -147,7 +149,7 @@ class FileSourceReaderTest {
     void configuredLayoutThatDoesNotMatchTheFileFailsTheRead() throws Exception {
         SourceReader reader = newReader(flightsConfig(Map.of("format", "lines")));
 
-        assertThatThrownBy(() -> drain(reader, TestOperatorContext.fresh(0, 1), 1))
+        assertThatThrownBy(() -> drain(reader, InMemoryOperatorContext.fresh(0, 1), 1))
                 .isInstanceOf(MalformedRecordException.class)
                 .hasMessageContaining("'lines'").hasMessageContaining("'array'");
     }
@@ -201,12 +203,14 @@ class FileSourceReaderTest {
         return factory.create(config, factory.outputSchema(config));
     }
 
-    /** Initializes the reader on the context's first use and polls up to {@code polls} times or to the end. */
-    private static List<Row> drain(SourceReader reader, TestOperatorContext context, int polls) throws Exception {
-        if (!context.initialized) {
-            reader.initializeState(context);
-            context.initialized = true;
-        }
+    /** Initializes the reader with {@code context} and polls up to {@code polls} times or to the end. */
+    private static List<Row> drain(SourceReader reader, OperatorContext context, int polls) throws Exception {
+        reader.initializeState(context);
+        return poll(reader, polls);
+    }
+
+    /** Polls an initialized reader up to {@code polls} times or to the end. */
+    private static List<Row> poll(SourceReader reader, int polls) throws Exception {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < polls; i++) {
             if (reader.pollNext(rows::add) == PollStatus.END_OF_INPUT) {
