@@ -18,6 +18,8 @@ import java.util.Arrays;
 public final class Row {
     private final Schema schema;
     private final Object[] values;
+    /** Cached {@link #hashCode()}; 0 = not computed yet. Racy but benign, as in {@link String}. */
+    private int hash;
 
     /**
      * @param schema the schema
@@ -95,12 +97,37 @@ public final class Row {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Row r && Arrays.deepEquals(values, r.values);
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof Row r) || r.values.length != values.length || r.hashCode() != hashCode()) {
+            return false;
+        }
+        for (int i = 0; i < values.length; i++) {
+            Object a = values[i];
+            Object b = r.values[i];
+            if (a != b && (a == null || b == null || !(a instanceof byte[] x ? b instanceof byte[] y && Arrays.equals(x, y) : a.equals(b)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
+    /**
+     * @return {@code 31}-based combination of the values' hashes (byte arrays by content): the same
+     *         value as {@link Arrays#deepHashCode} of the values, computed once per row and cached
+     */
     @Override
     public int hashCode() {
-        return Arrays.deepHashCode(values);
+        int h = hash;
+        if (h == 0) {
+            h = 1;
+            for (Object v : values) {
+                h = 31 * h + (v == null ? 0 : v instanceof byte[] b ? Arrays.hashCode(b) : v.hashCode());
+            }
+            hash = h;
+        }
+        return h;
     }
 
     @Override
