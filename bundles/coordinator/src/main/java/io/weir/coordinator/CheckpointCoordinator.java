@@ -2,7 +2,6 @@ package io.weir.coordinator;
 
 import io.weir.core.checkpoint.CheckpointException;
 import io.weir.core.checkpoint.CheckpointFailureReason;
-import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
 import io.weir.core.checkpoint.SubtaskCheckpointMetrics;
 import io.weir.core.checkpoint.TaskId;
@@ -11,28 +10,24 @@ import io.weir.core.coordination.CheckpointCoordinatorContext;
 import io.weir.core.coordination.CheckpointCoordinatorGateway;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import io.weir.core.coordination.TaskCheckpointGateway;
-import io.weir.coordinator.CheckpointRequestDecider.Decision;
-import io.weir.coordinator.CheckpointRequestDecider.Reject;
-import io.weir.coordinator.CheckpointRequestDecider.Trigger;
-import io.weir.coordinator.CheckpointRequestDecider.Wait;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The job-manager side of checkpointing of one job (PROTOCOL.md §2): periodic scheduler, trigger
- * pipeline, ack/decline routing, completion and abort. Ack bookkeeping, decisions, failure counting,
- * metadata and stats live in the collaborators named below.
+ * The job-manager side of checkpointing of one job (PROTOCOL.md §2): runs the trigger pipeline and
+ * carries each checkpoint to completion or abort, delegating every other job to one collaborator:
+ * when to trigger ({@link CheckpointScheduler}, {@link CheckpointRequestDecider}), ack bookkeeping
+ * ({@link PendingCheckpoints}, {@link PendingCheckpoint}, {@link AckRouter}), {@code _metadata}
+ * ({@link CheckpointFinalizer}), failure accounting ({@link CheckpointFailureManager}), stats
+ * ({@link CheckpointStatsTracker}), task notifications ({@link TaskNotifier}), discarding locations
+ * ({@link CheckpointLocationDiscarder}) and restore ({@link CheckpointRestorer}).
  *
  * <p>Trigger pipeline, in order: {@link CheckpointRequestDecider} → {@link CheckpointPlan} (any task
  * not running fails the trigger with NOT_ALL_REQUIRED_TASKS_RUNNING, not counted) → id from the
@@ -41,9 +36,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * complete; the timeout covers them) → trigger RPCs to the source tasks.
  *
  * <p>Threading: every public method may be called from any thread and returns without waiting; the
- * work runs on the single {@link CheckpointTimer} thread, which owns all mutable fields below. No
- * lock is ever held while calling tasks, storage, hooks, the store or the runtime's callbacks, so
- * those may call back into the coordinator.
+ * work runs on the single {@link CheckpointTimer} thread (submitted through {@link GuardedTimer}),
+ * which owns all mutable state here and in the collaborators. No lock is ever held while calling
+ * tasks, storage, hooks, the store or the runtime's callbacks, so those may call back into the
+ * coordinator.
  */
 public final class CheckpointCoordinator implements CheckpointCoordinatorGateway {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
@@ -58,30 +54,22 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
     private final String jobName;
     private final CheckpointCoordinatorConfig config;
     private final CheckpointTimer timer;
+    /** Thread-safe; its shut-down flag is set once by {@link #shutdown()} and read by any thread. */
+    private final GuardedTimer guardedTimer;
     private final CheckpointFinalizer finalizer;
     private final CheckpointStatsTracker stats;
+    private final TaskNotifier notifier;
+    private final CheckpointLocationDiscarder discarder;
+    private final CheckpointRestorer restorer;
 
     /** Timer thread only. */
-    private final CheckpointRequestDecider decider;
+    private final CheckpointScheduler scheduler;
     /** Timer thread only. */
     private final CheckpointFailureManager failureManager;
-    /** Pending checkpoints by id, ascending. Timer thread only. */
-    private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
-    /** Timer thread only. */
-    private final RecentCheckpointIds recentlyAborted = new RecentCheckpointIds(RECENT_IDS);
-    /** Timer thread only. */
-    private final RecentCheckpointIds recentlyCompleted = new RecentCheckpointIds(RECENT_IDS);
-    /** Whether the periodic scheduler runs. Timer thread only. */
-    private boolean periodicActive;
-    /** Incremented on every start/stop so a stale periodic tick does nothing. Timer thread only. */
-    private long periodicGeneration;
-    /** The next periodic tick. Timer thread only. */
-    private CheckpointTimer.Cancellable periodicTick;
-    /** The retry of the request queue after a min-pause, and its due time. Timer thread only. */
-    private CheckpointTimer.Cancellable queueRetry;
-    private long queueRetryAtMs = Long.MAX_VALUE;
-    /** Set once by {@link #shutdown()}; read by any thread. */
-    private final AtomicBoolean shutDown = new AtomicBoolean();
+    /** Pending checkpoints and recently finished ids. Timer thread only. */
+    private final PendingCheckpoints pending = new PendingCheckpoints(RECENT_IDS);
+    /** Timer thread only (reads and records acks on {@link #pending}). */
+    private final AckRouter ackRouter;
 
     /**
      * @param context what the runtime provides for this job
@@ -93,11 +81,18 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         this.timer = Objects.requireNonNull(timer, "timer");
         this.jobName = context.jobName();
         this.config = CheckpointCoordinatorConfig.from(context.config());
-        this.decider = new CheckpointRequestDecider(config.maxConcurrent(), config.minPauseMs(), MAX_QUEUED_REQUESTS);
+        this.guardedTimer = new GuardedTimer(timer, jobName);
+        this.scheduler = new CheckpointScheduler(jobName, config.intervalMs(), guardedTimer,
+                new CheckpointRequestDecider(config.maxConcurrent(), config.minPauseMs(), MAX_QUEUED_REQUESTS),
+                pending::size, this::startCheckpoint);
         this.failureManager = new CheckpointFailureManager(jobName, config.tolerableFailed(),
                 Objects.requireNonNull(context.failJob(), "failJob"));
         this.finalizer = new CheckpointFinalizer(jobName, context.operators(), context.storage(), timer::now);
         this.stats = new CheckpointStatsTracker(jobName, context.statsListener());
+        this.notifier = new TaskNotifier(jobName);
+        this.discarder = new CheckpointLocationDiscarder(jobName, context.storage());
+        this.restorer = new CheckpointRestorer(jobName, context.store(), context.storage(), context.idCounter(), discarder);
+        this.ackRouter = new AckRouter(jobName, pending);
     }
 
     // ---------------------------------------------------------------- public API (any thread)
@@ -109,19 +104,12 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
                     io.weir.core.config.CheckpointingOptions.INTERVAL.key());
             return;
         }
-        runOnTimer("starting the checkpoint scheduler", () -> {
-            if (!periodicActive) {
-                periodicActive = true;
-                periodicGeneration++;
-                LOG.info("Starting the checkpoint scheduler of job {}: every {} ms", jobName, config.intervalMs());
-                schedulePeriodicTick(config.intervalMs());
-            }
-        });
+        runOnTimer("starting the checkpoint scheduler", scheduler::start);
     }
 
     @Override
     public void stopCheckpointScheduler() {
-        runOnTimer("stopping the checkpoint scheduler", this::stopPeriodic);
+        runOnTimer("stopping the checkpoint scheduler", scheduler::stop);
     }
 
     @Override
@@ -129,7 +117,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         Objects.requireNonNull(kind, "kind");
         CompletableFuture<CompletedCheckpoint> result = new CompletableFuture<>();
         if (!runOnTimer("handling a " + kind + " checkpoint request",
-                () -> apply(decider.submit(new CheckpointRequest(kind, timer.now(), result), pending.size(), timer.now())))) {
+                () -> scheduler.submit(new CheckpointRequest(kind, timer.now(), result)))) {
             result.completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
                     "The checkpoint coordinator of job " + jobName + " is shut down.", null));
         }
@@ -140,13 +128,13 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
     public void acknowledgeCheckpoint(TaskId task, long checkpointId, SubtaskCheckpointMetrics metrics,
             TaskStateSnapshot state) {
         runOnTimer("handling the ack of " + task + " for checkpoint " + checkpointId,
-                () -> onAcknowledge(task, checkpointId, metrics, state));
+                () -> follow(ackRouter.onAcknowledge(task, checkpointId, metrics, state)));
     }
 
     @Override
     public void declineCheckpoint(TaskId task, long checkpointId, CheckpointFailureReason reason, Throwable cause) {
         runOnTimer("handling the decline of " + task + " for checkpoint " + checkpointId,
-                () -> onDecline(task, checkpointId, reason, cause));
+                () -> follow(ackRouter.onDecline(task, checkpointId, reason, cause)));
     }
 
     /**
@@ -170,32 +158,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
      */
     @Override
     public Optional<CompletedCheckpoint> restoreLatestCheckpoint() throws Exception {
-        Optional<CompletedCheckpoint> latest = context.store().getLatestCheckpoint();
-        if (latest.isEmpty()) {
-            Optional<String> pointer = context.storage().findLatestCompletedCheckpoint();
-            if (pointer.isPresent()) {
-                CheckpointMetadata metadata;
-                try {
-                    metadata = context.storage().loadCheckpoint(pointer.get());
-                } catch (IOException e) {
-                    throw new IOException("cannot restore job " + jobName + " from " + pointer.get(), e);
-                }
-                CompletedCheckpoint cp = new CompletedCheckpoint(metadata.checkpointId(), metadata.timestamp(),
-                        metadata.timestamp(), pointer.get(), metadata);
-                context.store().addCheckpointAndSubsumeOldest(cp, this::discardSubsumed);
-                latest = Optional.of(cp);
-            }
-        }
-        if (latest.isEmpty()) {
-            LOG.info("No completed checkpoint to restore job {} from", jobName);
-            return latest;
-        }
-        long id = latest.get().checkpointId();
-        if (context.idCounter().get() <= id) {
-            context.idCounter().setCount(id + 1);
-        }
-        LOG.info("Restoring job {} from checkpoint {} at {}", jobName, id, latest.get().externalPointer());
-        return latest;
+        return restorer.restoreLatest();
     }
 
     /**
@@ -205,14 +168,14 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
      */
     @Override
     public void shutdown() {
-        if (!shutDown.compareAndSet(false, true)) {
+        if (!guardedTimer.markShutDown()) {
             return;
         }
         try {
-            timer.execute(guarded("shutting down", () -> {
-                stopPeriodic();
+            timer.execute(guardedTimer.guarded("shutting down", () -> {
+                scheduler.stop();
                 // Drain first: aborting frees room, which would otherwise start a queued request.
-                for (CheckpointRequest r : decider.drainQueue()) {
+                for (CheckpointRequest r : scheduler.drainQueue()) {
                     r.result().completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
                             "The checkpoint coordinator of job " + jobName + " is shut down.", null));
                 }
@@ -234,88 +197,10 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         LOG.info("Checkpoint coordinator of job {} shut down", jobName);
     }
 
-    // ---------------------------------------------------------------- scheduling (timer thread)
-
-    private void stopPeriodic() {
-        if (periodicActive) {
-            LOG.info("Stopping the checkpoint scheduler of job {}", jobName);
-        }
-        periodicActive = false;
-        periodicGeneration++;
-        if (periodicTick != null) {
-            periodicTick.cancel();
-            periodicTick = null;
-        }
-    }
-
-    private void schedulePeriodicTick(long delayMs) {
-        long generation = periodicGeneration;
-        periodicTick = timer.schedule(guarded("a periodic checkpoint trigger", () -> onPeriodicTick(generation)), delayMs);
-    }
-
-    private void onPeriodicTick(long generation) {
-        if (!periodicActive || generation != periodicGeneration) {
-            return;
-        }
-        long now = timer.now();
-        Decision decision = decider.submit(new CheckpointRequest(CheckpointTriggerKind.PERIODIC, now,
-                new CompletableFuture<>()), pending.size(), now);
-        long nextDelay = config.intervalMs();
-        if (decision instanceof Reject r && r.reason() == CheckpointFailureReason.MINIMUM_TIME_BETWEEN_CHECKPOINTS) {
-            // Trigger as soon as the pause is over instead of waiting for the next interval.
-            nextDelay = Math.max(1, decider.pauseEnd() - now);
-        }
-        schedulePeriodicTick(nextDelay);
-        apply(decision);
-    }
-
-    /** Carries out a decision of the decider. */
-    private void apply(Decision decision) {
-        if (decision instanceof Trigger t) {
-            startCheckpoint(t.request());
-        } else if (decision instanceof Reject r) {
-            CheckpointRequest req = r.request();
-            if (req.isPeriodic()) {
-                LOG.debug("Skipping periodic checkpoint of job {}: {}", jobName, r.reason().message());
-            } else {
-                LOG.info("Rejecting {} checkpoint request of job {}: {}", req.kind(), jobName, r.reason().message());
-            }
-            req.result().completeExceptionally(new CheckpointException(r.reason(), "(job " + jobName + ")", null));
-        } else if (decision instanceof Wait w && w.retryAtMs() != CheckpointRequestDecider.ON_CHECKPOINT_FINISHED) {
-            scheduleQueueRetry(w.retryAtMs());
-        }
-    }
-
-    private void scheduleQueueRetry(long atMs) {
-        if (queueRetry != null && queueRetryAtMs <= atMs) {
-            return;
-        }
-        if (queueRetry != null) {
-            queueRetry.cancel();
-        }
-        queueRetryAtMs = atMs;
-        queueRetry = timer.schedule(guarded("retrying queued checkpoint requests", () -> {
-            queueRetry = null;
-            queueRetryAtMs = Long.MAX_VALUE;
-            pollQueue();
-        }), Math.max(0, atMs - timer.now()));
-    }
-
-    /** Triggers queued manual/final requests while the decider allows. */
-    private void pollQueue() {
-        while (true) {
-            Decision d = decider.poll(pending.size(), timer.now());
-            apply(d);
-            if (!(d instanceof Trigger)) {
-                return;
-            }
-        }
-    }
-
     // ---------------------------------------------------------------- trigger pipeline (timer thread)
 
     private void startCheckpoint(CheckpointRequest request) {
-        if (shutDown.get()) {
+        if (guardedTimer.isShutDown()) {
             request.result().completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
                     "The checkpoint coordinator of job " + jobName + " is shut down.", null));
             return;
@@ -341,8 +226,8 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         }
         long timestamp = timer.now();
         PendingCheckpoint p = new PendingCheckpoint(id, timestamp, request, plan, config.optionsFor(request.kind()));
-        pending.put(id, p);
-        p.setTimeoutCanceller(timer.schedule(guarded("expiring checkpoint " + id, () -> onTimeout(p)), config.timeoutMs()));
+        pending.add(p);
+        p.setTimeoutCanceller(guardedTimer.schedule("expiring checkpoint " + id, () -> onTimeout(p), config.timeoutMs()));
         LOG.info("Triggering checkpoint {} for job {} ({}, {}{}, {} source tasks, {} tasks)", id, jobName, request.kind(),
                 p.options().alignment(), p.options().isFinal() ? ", final" : "", plan.tasksToTrigger().size(),
                 plan.tasksToWaitFor().size());
@@ -390,62 +275,14 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
 
     // ---------------------------------------------------------------- acks and declines (timer thread)
 
-    private void onAcknowledge(TaskId task, long id, SubtaskCheckpointMetrics metrics, TaskStateSnapshot state) {
-        PendingCheckpoint p = pending.get(id);
-        if (p == null) {
-            if (recentlyAborted.contains(id)) {
-                LOG.debug("Late ack from task {} for checkpoint {} of job {}, which was aborted or expired; discarding its state",
-                        task, id, jobName);
-                discardLocation(id);
-            } else if (recentlyCompleted.contains(id)) {
-                LOG.debug("Ignoring duplicate ack from task {} for completed checkpoint {} of job {}", task, id, jobName);
-            } else {
-                LOG.error("Received an ack from task {} for unknown checkpoint {} of job {}; ignoring it", task, id, jobName);
-            }
-            return;
-        }
-        switch (p.acknowledge(task, metrics, state)) {
-            case SUCCESS -> {
-                LOG.debug("Task {} acknowledged checkpoint {} of job {} ({} bytes)", task, id, jobName,
-                        metrics.checkpointedSizeBytes());
-                if (p.isFullyAcknowledged()) {
-                    complete(p);
-                }
-            }
-            case DUPLICATE -> LOG.debug("Ignoring duplicate ack from task {} for checkpoint {} of job {}", task, id, jobName);
-            case UNKNOWN_TASK -> logIgnoredTask("ack", p, task);
-            case NOT_ACCEPTING -> LOG.warn("Ignoring ack from task {} for checkpoint {} of job {} in state {}", task, id,
-                    jobName, p.state());
-        }
-    }
-
-    private void onDecline(TaskId task, long id, CheckpointFailureReason reason, Throwable cause) {
-        PendingCheckpoint p = pending.get(id);
-        if (p == null) {
-            if (recentlyAborted.contains(id) || recentlyCompleted.contains(id)) {
-                LOG.debug("Late decline from task {} for finished checkpoint {} of job {}", task, id, jobName);
-            } else {
-                LOG.warn("Received a decline from task {} for unknown checkpoint {} of job {}; ignoring it", task, id, jobName);
-            }
-            return;
-        }
-        if (!p.waitsFor(task)) {
-            logIgnoredTask("decline", p, task);
-            return;
-        }
-        CheckpointFailureReason given = reason == null ? CheckpointFailureReason.CHECKPOINT_DECLINED : reason;
-        CheckpointFailureReason abortReason = given.isCounted() ? CheckpointFailureReason.CHECKPOINT_DECLINED : given;
-        LOG.info("Checkpoint {} of job {} declined by task {}: {}", id, jobName, task, given.message(), cause);
-        abort(p, abortReason, new CheckpointException(given, "Declined by task " + task + " (checkpoint " + id
-                + " of job " + jobName + ").", cause));
-    }
-
-    private void logIgnoredTask(String what, PendingCheckpoint p, TaskId task) {
-        if (p.plan().waitsForOtherAttemptOf(task)) {
-            LOG.info("Ignoring {} from old attempt {} for checkpoint {} of job {}", what, task, p.checkpointId(), jobName);
-        } else {
-            LOG.warn("Ignoring {} from task {}, which checkpoint {} of job {} does not wait for", what, task,
-                    p.checkpointId(), jobName);
+    /** Carries out what the {@link AckRouter} decided. */
+    private void follow(AckRouter.Route route) {
+        if (route instanceof AckRouter.Complete c) {
+            complete(c.checkpoint());
+        } else if (route instanceof AckRouter.Abort a) {
+            abort(a.checkpoint(), a.reason(), a.cause());
+        } else if (route instanceof AckRouter.DiscardLateState d) {
+            discarder.discard(d.checkpointId());
         }
     }
 
@@ -474,41 +311,34 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
             return;
         }
         try {
-            context.store().addCheckpointAndSubsumeOldest(cp, this::discardSubsumed);
+            context.store().addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
         } catch (Exception e) {
             abort(p, CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE, new IllegalStateException(
                     "cannot add checkpoint " + id + " of job " + jobName + " to the completed checkpoint store", e));
             return;
         }
         p.transitionTo(PendingCheckpoint.State.COMPLETED);
-        pending.remove(id);
+        pending.removeCompleted(id);
         p.cancelTimeout();
-        recentlyCompleted.add(id);
-        decider.checkpointCompleted(timer.now());
+        scheduler.checkpointCompleted(timer.now());
         failureManager.onCheckpointSuccess(id);
         var s = stats.reportCompleted(p, cp);
         LOG.info("Completed checkpoint {} for job {} ({} bytes, {} ms)", id, jobName, s.checkpointedSizeBytes(),
                 s.endToEndDurationMs());
         // A newer completed checkpoint subsumes older pending ones (and the store accepts only newer ids).
-        for (PendingCheckpoint older : new ArrayList<>(pending.headMap(id).values())) {
+        for (PendingCheckpoint older : pending.olderThan(id)) {
             abort(older, CheckpointFailureReason.CHECKPOINT_SUBSUMED, null);
         }
-        for (TaskCheckpointGateway task : p.plan().tasksToCommit()) {
-            try {
-                task.notifyCheckpointComplete(id);
-            } catch (RuntimeException e) {
-                LOG.warn("Could not notify task {} that checkpoint {} of job {} completed", task.taskId(), id, jobName, e);
-            }
-        }
+        notifier.notifyComplete(p.plan().tasksToCommit(), id);
         p.request().result().complete(cp);
-        pollQueue();
+        scheduler.pollQueue();
     }
 
     private void abortAll(CheckpointFailureReason reason, Throwable cause) {
         if (!pending.isEmpty()) {
             LOG.info("Aborting {} pending checkpoints of job {}: {}", pending.size(), jobName, reason.message());
         }
-        for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
+        for (PendingCheckpoint p : pending.all()) {
             abort(p, reason, cause);
         }
     }
@@ -519,69 +349,28 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         }
         long id = p.checkpointId();
         p.transitionTo(PendingCheckpoint.State.ABORTED);
-        pending.remove(id);
+        pending.removeAborted(id);
         p.cancelTimeout();
-        recentlyAborted.add(id);
         if (reason.isCounted()) {
             LOG.warn("Checkpoint {} of job {} failed: {}", id, jobName, reason.message(), cause);
         } else {
             LOG.info("Checkpoint {} of job {} aborted: {}", id, jobName, reason.message());
         }
-        discardLocation(id);
-        for (TaskCheckpointGateway task : p.plan().tasksToCommit()) {
-            try {
-                task.notifyCheckpointAborted(id);
-            } catch (RuntimeException e) {
-                LOG.warn("Could not notify task {} that checkpoint {} of job {} was aborted", task.taskId(), id, jobName, e);
-            }
-        }
+        discarder.discard(id);
+        notifier.notifyAborted(p.plan().tasksToCommit(), id);
         CheckpointException error = cause instanceof CheckpointException ce && ce.reason() == reason ? ce
                 : new CheckpointException(reason, "(checkpoint " + id + " of job " + jobName + ")", cause);
         p.request().result().completeExceptionally(error);
         stats.reportFailed(id, reason, cause);
         failureManager.onCheckpointFailure(id, reason, error);
-        pollQueue();
-    }
-
-    private void discardSubsumed(CompletedCheckpoint subsumed) {
-        LOG.debug("Checkpoint {} of job {} subsumed; discarding it", subsumed.checkpointId(), jobName);
-        discardLocation(subsumed.checkpointId());
-    }
-
-    private void discardLocation(long id) {
-        try {
-            context.storage().discardCheckpoint(id);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not discard checkpoint {} of job {}", id, jobName, e);
-        }
+        scheduler.pollQueue();
     }
 
     // ---------------------------------------------------------------- helpers
 
-    /** @return false if the timer no longer accepts tasks */
+    /** @return false if the coordinator is shut down or the timer no longer accepts tasks */
     private boolean runOnTimer(String what, Runnable task) {
-        if (shutDown.get()) {
-            LOG.debug("Checkpoint coordinator of job {} is shut down; not {}", jobName, what);
-            return false;
-        }
-        try {
-            timer.execute(guarded(what, task));
-            return true;
-        } catch (RejectedExecutionException e) {
-            LOG.debug("Checkpoint timer of job {} stopped; not {}", jobName, what);
-            return false;
-        }
-    }
-
-    /** Wraps a timer task so that an unexpected error is logged with context and the thread survives. */
-    private Runnable guarded(String what, Runnable task) {
-        return () -> {
-            try {
-                task.run();
-            } catch (RuntimeException | Error e) {
-                LOG.error("Unexpected error in the checkpoint timer of job {} while {}", jobName, what, e);
-            }
-        };
+        return guardedTimer.execute(what, task);
     }
 
     /** @return the parsed checkpointing options (for tests and the factory) */

@@ -1,0 +1,85 @@
+package io.weir.coordinator;
+
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.ha.CheckpointIDCounter;
+import io.weir.core.ha.CompletedCheckpointStore;
+import io.weir.core.storage.CheckpointStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Finds the checkpoint a job restores from (PROTOCOL.md §2, §7): the completed store first, else the
+ * storage's newest complete {@code _metadata} (then added to the store), and moves the id counter
+ * past the restored id so new checkpoints never reuse it. Stateless; runs on the caller's thread.
+ */
+final class CheckpointRestorer {
+    /** The coordinator's category, so log lines and their configuration stay as they were before the split. */
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
+
+    private final String jobName;
+    private final CompletedCheckpointStore store;
+    private final CheckpointStorage storage;
+    private final CheckpointIDCounter idCounter;
+    private final CheckpointLocationDiscarder discarder;
+
+    /**
+     * @param jobName the job, for messages
+     * @param store completed checkpoints, read first
+     * @param storage scanned for {@code _metadata} when the store is empty
+     * @param idCounter set to the restored id + 1 if lower
+     * @param discarder discards what the store subsumes when the storage's checkpoint is added
+     */
+    CheckpointRestorer(String jobName, CompletedCheckpointStore store, CheckpointStorage storage,
+            CheckpointIDCounter idCounter, CheckpointLocationDiscarder discarder) {
+        this.jobName = jobName;
+        this.store = Objects.requireNonNull(store, "store");
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.idCounter = Objects.requireNonNull(idCounter, "idCounter");
+        this.discarder = Objects.requireNonNull(discarder, "discarder");
+    }
+
+    /**
+     * @return the checkpoint to restore from, empty if neither the store nor the storage has one
+     * @throws IOException naming the job and pointer if the storage's {@code _metadata} cannot be read
+     * @throws Exception if the store, the storage scan or the id counter fails
+     */
+    Optional<CompletedCheckpoint> restoreLatest() throws Exception {
+        Optional<CompletedCheckpoint> latest = store.getLatestCheckpoint();
+        if (latest.isEmpty()) {
+            latest = loadLatestFromStorage();
+        }
+        if (latest.isEmpty()) {
+            LOG.info("No completed checkpoint to restore job {} from", jobName);
+            return latest;
+        }
+        long id = latest.get().checkpointId();
+        if (idCounter.get() <= id) {
+            idCounter.setCount(id + 1);
+        }
+        LOG.info("Restoring job {} from checkpoint {} at {}", jobName, id, latest.get().externalPointer());
+        return latest;
+    }
+
+    /** @return the storage's newest complete checkpoint, added to the store; empty if there is none */
+    private Optional<CompletedCheckpoint> loadLatestFromStorage() throws Exception {
+        Optional<String> pointer = storage.findLatestCompletedCheckpoint();
+        if (pointer.isEmpty()) {
+            return Optional.empty();
+        }
+        CheckpointMetadata metadata;
+        try {
+            metadata = storage.loadCheckpoint(pointer.get());
+        } catch (IOException e) {
+            throw new IOException("cannot restore job " + jobName + " from " + pointer.get(), e);
+        }
+        CompletedCheckpoint cp = new CompletedCheckpoint(metadata.checkpointId(), metadata.timestamp(),
+                metadata.timestamp(), pointer.get(), metadata);
+        store.addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
+        return Optional.of(cp);
+    }
+}

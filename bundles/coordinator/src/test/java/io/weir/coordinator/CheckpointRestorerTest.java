@@ -1,0 +1,96 @@
+package io.weir.coordinator;
+
+import io.weir.coordinator.standalone.StandaloneCheckpointIDCounter;
+import io.weir.coordinator.standalone.StandaloneCompletedCheckpointStore;
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.storage.CheckpointStorage;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CheckpointRestorerTest {
+    private final FakeJob job = new FakeJob(0);
+    private final StandaloneCompletedCheckpointStore store = new StandaloneCompletedCheckpointStore("flight-delays", 1);
+    private final StandaloneCheckpointIDCounter counter = new StandaloneCheckpointIDCounter();
+    private final CheckpointRestorer restorer = new CheckpointRestorer("flight-delays", store, job.storage, counter,
+            new CheckpointLocationDiscarder("flight-delays", job.storage));
+
+    private static CheckpointMetadata metadata(long id) {
+        return new CheckpointMetadata(id, "flight-delays", 5_000 + id, false, Map.of());
+    }
+
+    @Test
+    void nothingToRestoreLeavesTheCounterAlone() throws Exception {
+        assertThat(restorer.restoreLatest()).isEmpty();
+        assertThat(counter.get()).isEqualTo(1);
+    }
+
+    @Test
+    void emptyStoreFallsBackToNewestStorageCheckpointAndAddsItToTheStore() throws Exception {
+        job.storage.finalized.put(3L, metadata(3));
+        job.storage.finalized.put(7L, metadata(7));
+        CompletedCheckpoint restored = restorer.restoreLatest().orElseThrow();
+        assertThat(restored.checkpointId()).isEqualTo(7);
+        assertThat(restored.externalPointer()).isEqualTo("mem://chk-7");
+        assertThat(restored.triggerTimestamp()).isEqualTo(5_007);
+        assertThat(store.getLatestCheckpoint()).contains(restored);
+        assertThat(counter.get()).isEqualTo(8);
+    }
+
+    @Test
+    void storeWinsOverStorageAndTheCounterNeverMovesBack() throws Exception {
+        job.storage.finalized.put(9L, metadata(9));
+        CompletedCheckpoint inStore = new CompletedCheckpoint(4, 1, 2, "mem://chk-4", metadata(4));
+        store.addCheckpointAndSubsumeOldest(inStore, cp -> { });
+        counter.setCount(20);
+        assertThat(restorer.restoreLatest()).contains(inStore);
+        assertThat(counter.get()).isEqualTo(20);
+    }
+
+    @Test
+    void unreadableMetadataFailsNamingJobAndPointerAndLeavesTheCounterAlone() {
+        CheckpointStorage corrupt = new CheckpointStorage() {
+            @Override
+            public CheckpointStreamFactory initCheckpoint(long checkpointId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CheckpointStreamFactory resolveCheckpoint(long checkpointId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public String finalizeCheckpoint(CheckpointMetadata metadata) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CheckpointMetadata loadCheckpoint(String pointer) throws IOException {
+                throw new IOException("truncated _metadata at " + pointer);
+            }
+
+            @Override
+            public Optional<String> findLatestCompletedCheckpoint() {
+                return Optional.of("mem://chk-5");
+            }
+
+            @Override
+            public void discardCheckpoint(long checkpointId) {
+            }
+        };
+        CheckpointRestorer restorer = new CheckpointRestorer("flight-delays", store, corrupt, counter,
+                new CheckpointLocationDiscarder("flight-delays", corrupt));
+        assertThatThrownBy(restorer::restoreLatest).isInstanceOf(IOException.class)
+                .hasMessage("cannot restore job flight-delays from mem://chk-5")
+                .hasRootCauseMessage("truncated _metadata at mem://chk-5");
+        assertThat(counter.get()).isEqualTo(1);
+    }
+}
