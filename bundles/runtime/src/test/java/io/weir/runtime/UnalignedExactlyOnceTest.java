@@ -132,6 +132,36 @@ class UnalignedExactlyOnceTest {
     }
 
     @Test
+    void operatorWithTwoUpstreamVerticesRestoresInflightDataOfBothExactlyOnce() throws Exception {
+        Path out = tmp.resolve("out");
+        String job = """
+                {"name": "union",
+                 "config": {"execution.checkpointing.dir": "%s"},
+                 "operators": [
+                   {"id": "a", "type": "datagen", "parallelism": 1, "config": {"record-size": 200, "keys": 16, "limit": 1200}},
+                   {"id": "b", "type": "datagen", "parallelism": 2, "config": {"record-size": 200, "keys": 16, "limit": 1800}},
+                   {"id": "counter", "type": "keyed-aggregate", "parallelism": 2,
+                    "inputs": [{"from": "a", "partitioning": "hash", "keys": ["key"]}, {"from": "b", "partitioning": "hash", "keys": ["key"]}],
+                    "config": {"key": ["key"], "aggregates": [{"fn": "count", "as": "count"}], "sleep-ms-per-record": 1}},
+                   {"id": "sink", "type": "file-2pc", "parallelism": 2, "inputs": ["counter"], "config": {"path": "%s"}}
+                 ]}
+                """.formatted(tmp.resolve("checkpoints"), out);
+        JobRun run = JobRun.run(engine, job, tmp, Map.of(
+                "execution.checkpointing.unaligned.enabled", "true",
+                "execution.checkpointing.interval", "30 ms",
+                "restart-strategy.fixed-delay.delay", "10 ms",
+                "debug.inject-failure.operator", "counter",
+                "debug.inject-failure.after-records", "700"));
+
+        assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(run.result.restarts()).isEqualTo(1);
+        assertRestoredFromUnalignedCheckpointWithInflightData(run);
+        Map<Long, Long> truth = new TreeMap<>(datagenTruth(1200, 1, 16));
+        datagenTruth(1800, 2, 16).forEach((k, n) -> truth.merge(k, n, Long::sum));
+        assertCountsExactlyOnce(out, truth);
+    }
+
+    @Test
     void atLeastOnceModeNeverLosesARecordAcrossAFailure() throws Exception {
         Path out = tmp.resolve("out");
         JobRun run = JobRun.run(engine, datagenJob(out, 2000), tmp, Map.of(
