@@ -65,7 +65,8 @@ public final class CountingSinkFactory implements SinkFactory {
         }
 
         @Override
-        public void preCommit(Long transaction) {
+        public Long preCommit(Long transaction) {
+            return transaction;
         }
 
         @Override

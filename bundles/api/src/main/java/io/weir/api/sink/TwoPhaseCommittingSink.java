@@ -12,7 +12,7 @@ import java.util.Collection;
  * <ol>
  * <li>opens a transaction and {@link #write}s rows into it;</li>
  * <li>at each checkpoint's {@code prepareSnapshotPreBarrier}, {@link #preCommit}s the open transaction
- *     (phase 1), records its handle in the checkpoint and opens a new one;</li>
+ *     (phase 1), records the handle it returns in the checkpoint and opens a new one;</li>
  * <li>on {@code notifyCheckpointComplete(n)} {@link #commit}s every pre-committed transaction of
  *     checkpoints ≤ n (phase 2);</li>
  * <li>after a restore, commits again every transaction the checkpoint recorded (so commit must be
@@ -34,8 +34,14 @@ public interface TwoPhaseCommittingSink<T> {
     /** Writes one row into the transaction; invisible to readers until committed. */
     void write(T transaction, Row row) throws Exception;
 
-    /** Phase 1: makes the transaction durable and ready to commit; no writes follow. */
-    void preCommit(T transaction) throws Exception;
+    /**
+     * Phase 1: makes the transaction durable and ready to commit; no writes follow.
+     *
+     * @return the handle to record in the checkpoint: {@code transaction} itself, or a copy that
+     *         carries more (e.g. how many rows it holds, so that a sink restored from the checkpoint can
+     *         tell an empty transaction from one whose data was lost)
+     */
+    T preCommit(T transaction) throws Exception;
 
     /** Phase 2: makes the transaction visible. Must be idempotent. */
     void commit(T transaction) throws Exception;

@@ -80,8 +80,7 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId, Output out) throws Exception {
-        sink.preCommit(current);
-        pendingCommit.put(checkpointId, current);
+        pendingCommit.put(checkpointId, sink.preCommit(current));
         current = sink.beginTransaction();
     }
 

@@ -51,7 +51,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     // Task thread only.
     private OperatorContext context;
     /** Transactions of this instance that are not committed or aborted yet. */
-    private final Map<FileTransaction, Entry> live = new HashMap<>();
+    private final Map<String, Entry> live = new HashMap<>();
     private final StringBuilder line = new StringBuilder(256);
 
     /**
@@ -76,8 +76,8 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         String name = settings.prefix() + "-" + context.subtaskIndex() + "-" + UUID.randomUUID();
         Path dir = settings.directory().toAbsolutePath();
         FileTransaction txn = new FileTransaction(dir.resolve("." + name + IN_PROGRESS_SUFFIX).toString(),
-                dir.resolve(name + ".jsonl").toString());
-        live.put(txn, new Entry());
+                dir.resolve(name + ".jsonl").toString(), 0);
+        live.put(txn.inProgressPath(), new Entry());
         return txn;
     }
 
@@ -113,7 +113,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
      * @throws IOException if flushing or syncing fails, naming the file
      */
     @Override
-    public void preCommit(FileTransaction txn) throws IOException {
+    public FileTransaction preCommit(FileTransaction txn) throws IOException {
         Entry e = entry(txn, "pre-commit");
         e.state = e.state.transition(TransactionState.PRE_COMMITTED, txn);
         if (e.writer != null) {
@@ -127,6 +127,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
             }
             LOG.debug("{} pre-committed {} ({} rows)", describe(), txn.inProgressPath(), e.rows);
         }
+        return new FileTransaction(txn.inProgressPath(), txn.finalPath(), e.rows);
     }
 
     /**
@@ -138,7 +139,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
      */
     @Override
     public void commit(FileTransaction txn) throws IOException {
-        Entry e = live.get(txn);
+        Entry e = live.get(txn.inProgressPath());
         if (e != null) {
             e.state = e.state.transition(TransactionState.COMMITTED, txn);
         }
@@ -149,25 +150,22 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
             LOG.debug("{} committed {}", describe(), target);
         } else if (Files.exists(target)) {
             LOG.debug("{} found {} already committed", describe(), target);
-        } else if (e != null && e.rows == 0) {
+        } else if ((e != null ? e.rows : txn.rows()) == 0) {
             LOG.debug("{} committed empty transaction {} (no file)", describe(), txn.inProgressPath());
-        } else if (e != null) {
-            String message = describe() + " cannot commit " + txn.inProgressPath() + " (" + e.rows
+        } else {
+            long rows = e != null ? e.rows : txn.rows();
+            String message = describe() + " cannot commit " + txn.inProgressPath() + " (" + rows
                     + " rows): neither it nor " + target + " exists; the transaction's data is lost";
             LOG.error(message);
             throw new IllegalStateException(message);
-        } else {
-            LOG.warn("{} re-committing {}: neither it nor {} exists; treating it as an empty transaction"
-                    + " (a restored handle cannot tell an empty transaction from a lost one)", describe(),
-                    txn.inProgressPath(), target);
         }
-        live.remove(txn);
+        live.remove(txn.inProgressPath());
     }
 
     /** Drops the transaction: closes and deletes its in-progress file if any. @throws IOException if deleting fails */
     @Override
     public void abort(FileTransaction txn) throws IOException {
-        Entry e = live.remove(txn);
+        Entry e = live.remove(txn.inProgressPath());
         if (e != null) {
             e.state = e.state.transition(TransactionState.ABORTED, txn);
             closeQuietly(e);
@@ -189,8 +187,8 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         for (FileTransaction t : keep) {
             protectedFiles.add(Path.of(t.inProgressPath()).toAbsolutePath().normalize());
         }
-        for (FileTransaction t : live.keySet()) {
-            protectedFiles.add(Path.of(t.inProgressPath()).toAbsolutePath().normalize());
+        for (String inProgress : live.keySet()) {
+            protectedFiles.add(Path.of(inProgress).toAbsolutePath().normalize());
         }
         String ownPrefix = "." + settings.prefix() + "-" + context.subtaskIndex() + "-";
         int deleted = 0;
@@ -224,7 +222,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     }
 
     private Entry entry(FileTransaction txn, String action) {
-        Entry e = live.get(txn);
+        Entry e = live.get(txn.inProgressPath());
         if (e == null) {
             throw new IllegalStateException(describe() + " cannot " + action + " unknown or finished transaction "
                     + txn.inProgressPath());

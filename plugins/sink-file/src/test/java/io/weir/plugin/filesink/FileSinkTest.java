@@ -102,6 +102,21 @@ class FileSinkTest {
     }
 
     @Test
+    void restoredSinkDetectsALostTransactionFromTheRowCountInItsHandle() throws Exception {
+        FileSink sink = sink(0);
+        FileTransaction txn = sink.beginTransaction();
+        sink.write(txn, row("DTW", 1));
+        sink.write(txn, row("SFO", 2));
+        FileTransaction recorded = roundTrip(sink.preCommit(txn));
+        assertThat(recorded.rows()).isEqualTo(2);
+        Files.delete(Path.of(txn.inProgressPath()));
+
+        assertThatThrownBy(() -> sink(0).commit(recorded))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("2 rows").hasMessageContaining("lost");
+    }
+
+    @Test
     void commitBeforePreCommitIsRejectedNamingBothStates() throws Exception {
         FileSink sink = sink(0);
         FileTransaction txn = sink.beginTransaction();
@@ -114,9 +129,10 @@ class FileSinkTest {
     void emptyTransactionLeavesNoFileAndCommitsAsNoOpAlsoAfterRestore() throws Exception {
         FileSink sink = sink(0);
         FileTransaction txn = sink.beginTransaction();
-        sink.preCommit(txn);
-        sink.commit(txn);
-        sink(0).commit(roundTrip(txn));
+        FileTransaction recorded = sink.preCommit(txn);
+        assertThat(recorded.rows()).isZero();
+        sink.commit(recorded);
+        sink(0).commit(roundTrip(recorded));
 
         try (Stream<Path> files = Files.list(tmp)) {
             assertThat(files).isEmpty();

@@ -32,7 +32,8 @@ public final class DiscardSink implements TwoPhaseCommittingSink<DiscardTransact
 
     /** Nothing to make durable. */
     @Override
-    public void preCommit(DiscardTransaction transaction) {
+    public DiscardTransaction preCommit(DiscardTransaction transaction) {
+        return transaction;
     }
 
     /** Nothing to make visible; trivially idempotent. */
