@@ -1,0 +1,276 @@
+package io.weir.distribution;
+
+import jakarta.json.Json;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Kills a running {@code bin/weir run} with SIGKILL after its first completed checkpoint and runs the
+ * same job again: README "a job whose last run did not finish (killed, cancelled, failed) resumes from
+ * its latest checkpoint", and the two-phase-commit sink's output over both runs is exactly-once
+ * (PROTOCOL.md: restore from the newest complete {@code _metadata}; the file-2pc sink commits the
+ * restored checkpoint's pending transaction and drops in-progress files).
+ *
+ * <p>The input is generated with a seeded {@link Random} so the expected per-origin count and delay
+ * sum are known. The aggregate sleeps {@value #SLEEP_MS_PER_RECORD} ms per record so a run of
+ * {@value #RECORDS} records takes ~7 s on this machine, long enough to kill it mid-run (without the
+ * throttle 200,000 records finish in ~1 s, too fast to kill reliably).
+ */
+class ProcessKillResumeIT {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessKillResumeIT.class);
+    private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
+    private static final Path WEIR = HOME.resolve("bin/weir");
+
+    private static final String JOB = "kill-resume";
+    /** Input records (flights). */
+    private static final int RECORDS = 20_000;
+    /** Pause of the keyed aggregate per record, ms (config {@code sleep-ms-per-record}). */
+    private static final int SLEEP_MS_PER_RECORD = 1;
+    private static final int ORIGINS = 50;
+    private static final long SEED = 20_240_601L;
+    private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d+)");
+
+    @TempDir
+    Path work;
+
+    /** Expected aggregate of one origin: record count and sum of {@code delay} (minutes). */
+    record Truth(long count, long delaySum) {
+        Truth plus(long delay) {
+            return new Truth(count + 1, delaySum + delay);
+        }
+    }
+
+    /** What a finished {@code bin/weir} process left behind. */
+    record Run(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout ---\n" + out + "\n--- stderr ---\n" + err;
+        }
+    }
+
+    @Test
+    void jobKilledAfterACheckpointResumesFromItsLatestCheckpointAndCommitsEveryUpdateExactlyOnce() throws Exception {
+        Path input = work.resolve("flights.jsonl");
+        Map<String, Truth> truth = writeFlights(input);
+        Path checkpoints = work.resolve("checkpoints");
+        Path out = work.resolve("out");
+        Path job = writeJob(input, checkpoints, out);
+
+        // first run: SIGKILL once a checkpoint is complete and its transaction committed
+        Path out1 = work.resolve("run1-stdout.txt");
+        Path err1 = work.resolve("run1-stderr.txt");
+        Process first = start(job, out1, err1);
+        try {
+            await("a completed checkpoint and a committed part file").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !first.isAlive() || (latestCompletedCheckpoint(checkpoints.resolve(JOB)).isPresent() && !committedFiles(out).isEmpty()));
+            assertThat(first.isAlive()).as("first run ended before it could be killed: %s", describe(first, out1, err1)).isTrue();
+        } finally {
+            killWithDescendants(first);
+        }
+        String firstOut = Files.readString(out1, StandardCharsets.UTF_8);
+        assertThat(firstOut).as("first run must not have finished before the kill").doesNotContain("Job " + JOB + " FINISHED");
+        long committedBeforeRestart = rows(out).size();
+        assertThat(committedBeforeRestart).as("rows committed by the killed run").isBetween(1L, RECORDS - 1L);
+        long latest = latestCompletedCheckpoint(checkpoints.resolve(JOB)).orElseThrow();
+        LOG.info("Killed first run of {} with checkpoint {} complete and {} of {} rows committed", JOB, latest, committedBeforeRestart, RECORDS);
+
+        // second run: resumes from the latest completed checkpoint and finishes
+        Run second = run(job, work.resolve("run2-stdout.txt"), work.resolve("run2-stderr.txt"), Duration.ofSeconds(60));
+
+        assertThat(second.exitCode()).as(second.toString()).isZero();
+        assertThat(second.out()).as(second.toString())
+                .contains("Restoring job " + JOB + " from checkpoint " + latest)
+                .containsPattern("Job " + JOB + " FINISHED after \\d+ ms");
+        LOG.info("Second run of {} exited 0; committed rows now {}", JOB, rows(out).size());
+        assertExactlyOnce(out, truth);
+    }
+
+    /** Every update per origin committed once: counts 1..N each once, the last average = sum / N; nothing in progress. */
+    private static void assertExactlyOnce(Path out, Map<String, Truth> truth) throws IOException {
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".inprogress")))
+                    .as("in-progress files left in %s", out).isEmpty();
+        }
+        Map<String, List<JsonObject>> byOrigin = rows(out).stream()
+                .collect(Collectors.groupingBy(r -> r.getString("origin"), TreeMap::new, Collectors.toList()));
+        assertThat(byOrigin.keySet()).as("origins in the committed output").isEqualTo(truth.keySet());
+        for (Map.Entry<String, Truth> e : truth.entrySet()) {
+            String origin = e.getKey();
+            Truth t = e.getValue();
+            List<Long> counts = byOrigin.get(origin).stream().map(r -> r.getJsonNumber("flights").longValueExact()).sorted().toList();
+            assertThat(counts).as("'flights' values committed for origin %s (expected 1..%d, each once)", origin, t.count())
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, t.count()).boxed().toList());
+            JsonObject last = byOrigin.get(origin).stream().filter(r -> r.getJsonNumber("flights").longValueExact() == t.count())
+                    .findFirst().orElseThrow();
+            JsonNumber avg = last.getJsonNumber("avg_delay");
+            assertThat(avg.doubleValue()).as("avg_delay of origin %s after all %d flights: %s", origin, t.count(), last)
+                    .isCloseTo((double) t.delaySum() / t.count(), offset(1e-9));
+        }
+    }
+
+    /** Writes {@value #RECORDS} JSON-lines flights from {@link #SEED}; returns per-origin count and delay sum. */
+    private static Map<String, Truth> writeFlights(Path file) throws IOException {
+        Random random = new Random(SEED);
+        List<String> airports = new ArrayList<>();
+        while (airports.size() < ORIGINS) {
+            String code = "" + (char) ('A' + random.nextInt(26)) + (char) ('A' + random.nextInt(26)) + (char) ('A' + random.nextInt(26));
+            if (!airports.contains(code)) {
+                airports.add(code);
+            }
+        }
+        Map<String, Truth> truth = new TreeMap<>();
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (int i = 0; i < RECORDS; i++) {
+                String origin = airports.get(random.nextInt(ORIGINS));
+                String destination = airports.get(random.nextInt(ORIGINS));
+                long delay = -30 + random.nextInt(331);
+                long distance = 50 + random.nextInt(4950);
+                String date = String.format("2001/%02d/%02d %02d:%02d", 1 + i * 12 / RECORDS, 1 + random.nextInt(28),
+                        random.nextInt(24), random.nextInt(60));
+                w.write(Json.createObjectBuilder().add("date", date).add("delay", delay).add("distance", distance)
+                        .add("origin", origin).add("destination", destination).build().toString());
+                w.write('\n');
+                truth.merge(origin, new Truth(1, delay), (a, b) -> a.plus(b.delaySum()));
+            }
+        }
+        return truth;
+    }
+
+    /** The job of examples/flight-delays.json on the generated input, throttled, checkpointing every 100 ms. */
+    private static Path writeJob(Path input, Path checkpoints, Path out) throws IOException {
+        JsonObject job = Json.createObjectBuilder()
+                .add("name", JOB)
+                .add("config", Json.createObjectBuilder()
+                        .add("execution.checkpointing.interval", "100 ms")
+                        .add("execution.checkpointing.dir", checkpoints.toString()))
+                .add("operators", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("id", "flights").add("type", "file").add("parallelism", 1)
+                                .add("config", Json.createObjectBuilder().add("path", input.toString()).add("format", "lines")
+                                        .add("schema", Json.createObjectBuilder().add("date", "string").add("delay", "long")
+                                                .add("distance", "long").add("origin", "string").add("destination", "string"))))
+                        .add(Json.createObjectBuilder().add("id", "per-origin").add("type", "keyed-aggregate").add("parallelism", 2)
+                                .add("inputs", Json.createArrayBuilder().add(Json.createObjectBuilder().add("from", "flights")
+                                        .add("partitioning", "hash").add("keys", Json.createArrayBuilder().add("origin"))))
+                                .add("config", Json.createObjectBuilder()
+                                        .add("key", Json.createArrayBuilder().add("origin"))
+                                        .add("aggregates", Json.createArrayBuilder()
+                                                .add(Json.createObjectBuilder().add("fn", "count").add("as", "flights"))
+                                                .add(Json.createObjectBuilder().add("fn", "avg").add("field", "delay").add("as", "avg_delay")))
+                                        .add("sleep-ms-per-record", SLEEP_MS_PER_RECORD)))
+                        .add(Json.createObjectBuilder().add("id", "out").add("type", "file-2pc").add("parallelism", 2)
+                                .add("inputs", Json.createArrayBuilder().add("per-origin"))
+                                .add("config", Json.createObjectBuilder().add("path", out.toString()))))
+                .build();
+        Path file = input.resolveSibling(JOB + ".json");
+        Files.writeString(file, job.toString(), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** Highest {@code chk-<id>} under {@code jobDir} whose {@code _metadata} exists (written last, atomically). */
+    private static OptionalLong latestCompletedCheckpoint(Path jobDir) throws IOException {
+        if (!Files.isDirectory(jobDir)) {
+            return OptionalLong.empty();
+        }
+        try (Stream<Path> dirs = Files.list(jobDir)) {
+            return dirs.filter(d -> Files.exists(d.resolve("_metadata")))
+                    .map(d -> CHECKPOINT_DIR.matcher(d.getFileName().toString()))
+                    .filter(Matcher::matches)
+                    .mapToLong(m -> Long.parseLong(m.group(1)))
+                    .max();
+        }
+    }
+
+    /** Committed (visible) sink files: {@code part-*.jsonl}. */
+    private static List<Path> committedFiles(Path out) throws IOException {
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(out)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("part-") && p.getFileName().toString().endsWith(".jsonl"))
+                    .sorted().toList();
+        }
+    }
+
+    /** Every row of every committed file, parsed. */
+    private static List<JsonObject> rows(Path out) throws IOException {
+        List<JsonObject> rows = new ArrayList<>();
+        for (Path file : committedFiles(out)) {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try (JsonReader r = Json.createReader(new StringReader(line))) {
+                    rows.add(r.readObject());
+                }
+            }
+        }
+        return rows;
+    }
+
+    private Process start(Path job, Path stdout, Path stderr) throws IOException {
+        Process p = new ProcessBuilder(WEIR.toString(), "run", job.toString()).directory(work.toFile())
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        p.getOutputStream().close();
+        return p;
+    }
+
+    private Run run(Path job, Path stdout, Path stderr, Duration timeout) throws IOException, InterruptedException {
+        Process p = start(job, stdout, stderr);
+        if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            killWithDescendants(p);
+            throw new AssertionError("bin/weir run " + job + " did not end within " + timeout.toSeconds() + " s: " + describe(p, stdout, stderr));
+        }
+        return new Run(p.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8), Files.readString(stderr, StandardCharsets.UTF_8));
+    }
+
+    /** SIGKILL ({@link Process#destroyForcibly()} on Linux) to the process and its descendants; waits up to 10 s for all to end. */
+    private static void killWithDescendants(Process p) throws InterruptedException {
+        List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+        all.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        all.add(p.toHandle());
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new AssertionError("process " + h.pid() + " did not die within 10 s of SIGKILL", e);
+            }
+        }
+    }
+
+    private static String describe(Process p, Path stdout, Path stderr) throws IOException {
+        return (p.isAlive() ? "running" : "exit " + p.exitValue()) + "\n--- stdout ---\n" + Files.readString(stdout, StandardCharsets.UTF_8)
+                + "\n--- stderr ---\n" + Files.readString(stderr, StandardCharsets.UTF_8);
+    }
+}
