@@ -2,10 +2,7 @@ package io.weir.core.job;
 
 import io.weir.core.config.Configuration;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -41,15 +38,5 @@ public record JobGraph(String name, Configuration config, List<JobVertex> vertic
     /** @return the edges out of {@code id}, in job-file order */
     public List<JobEdge> outputsOf(String id) {
         return edges.stream().filter(e -> e.source().equals(id)).collect(Collectors.toList());
-    }
-
-    /** @return vertices by id */
-    public Map<String, JobVertex> verticesById() {
-        return vertices.stream().collect(Collectors.toMap(JobVertex::id, Function.identity()));
-    }
-
-    /** @return a copy with another configuration */
-    public JobGraph withConfig(Configuration newConfig) {
-        return new JobGraph(name, newConfig, new ArrayList<>(vertices), edges);
     }
 }

@@ -84,11 +84,6 @@ public final class SubtaskCheckpointCoordinator {
         this.asyncOperations = asyncOperations;
     }
 
-    /** @return the latest checkpoint id this task started */
-    public long lastCheckpointId() {
-        return lastCheckpointId;
-    }
-
     /**
      * Takes checkpoint {@code barrier.checkpointId()} (PROTOCOL.md §3 steps 0–5): prepare operators,
      * broadcast the barrier downstream, snapshot synchronously, hand the rest to the async pool.

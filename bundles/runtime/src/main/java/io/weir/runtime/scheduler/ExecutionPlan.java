@@ -51,16 +51,6 @@ public record ExecutionPlan(JobGraph job, List<List<JobVertex>> chains, List<Job
                 && job.outputsOf(source.id()).size() == 1 && !target.keyed();
     }
 
-    /** @return the chain whose tail is {@code vertexId} */
-    public List<JobVertex> chainWithTail(String vertexId) {
-        for (List<JobVertex> c : chains) {
-            if (c.get(c.size() - 1).id().equals(vertexId)) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("no chain ends with " + vertexId);
-    }
-
     /** @return a description such as {@code flights -> per-origin -> out} per chain */
     public String describe() {
         StringBuilder sb = new StringBuilder();

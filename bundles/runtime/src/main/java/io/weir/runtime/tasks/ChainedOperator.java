@@ -34,8 +34,9 @@ final class ChainedOperator {
 
     void process(Row row) throws Exception {
         if (keySelector != null) {
-            int group = KeyGroupAssignment.keyGroupForHash(keySelector.hash(row), maxParallelism);
-            context.keyedStateBackend().setCurrentKey(keySelector.key(row), group);
+            // the key row caches its hash: computed once here, reused by the state backend's lookups
+            Row key = keySelector.key(row);
+            context.keyedStateBackend().setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, maxParallelism));
         }
         if (failAfterRecords > 0 && ++records == failAfterRecords) {
             throw new InjectedFailureException("injected failure in operator '" + operatorId + "' subtask "

@@ -58,9 +58,4 @@ public final class BufferDebloater {
         double size = throughput * targetMs / 1000.0 / Math.max(1, buffersInFlight);
         return (int) Math.max(MIN_BUFFER_SIZE, Math.min(maxBufferSize, size));
     }
-
-    /** @return the smoothed throughput in bytes/s, or -1 before two measurements */
-    public double throughput() {
-        return throughput;
-    }
 }

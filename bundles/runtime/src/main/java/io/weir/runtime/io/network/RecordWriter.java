@@ -24,8 +24,6 @@ public final class RecordWriter {
     private final ChannelSelector selector;
     private final RowSerializer serializer;
     private final ByteArrayDataOutput scratch = new ByteArrayDataOutput();
-    private long bytesOut;
-    private long recordsOut;
 
     /**
      * @param subpartitions one per consumer channel of this edge
@@ -57,7 +55,6 @@ public final class RecordWriter {
         } else {
             append(channel);
         }
-        recordsOut++;
     }
 
     private void append(int channel) {
@@ -84,7 +81,6 @@ public final class RecordWriter {
         seg[pos + 3] = (byte) len;
         System.arraycopy(scratch.array(), 0, seg, pos + 4, len);
         b.setSize(pos + need);
-        bytesOut += need;
     }
 
     private void finish(int channel) {
@@ -139,16 +135,6 @@ public final class RecordWriter {
     /** @return whether a new buffer is available (false = backpressured) */
     public boolean isAvailable() {
         return pool.isAvailable();
-    }
-
-    /** @return bytes written, including length prefixes */
-    public long bytesOut() {
-        return bytesOut;
-    }
-
-    /** @return rows written */
-    public long recordsOut() {
-        return recordsOut;
     }
 
     /** Recycles partly filled buffers (task cancellation). */
