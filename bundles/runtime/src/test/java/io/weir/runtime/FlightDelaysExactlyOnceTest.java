@@ -69,16 +69,22 @@ class FlightDelaysExactlyOnceTest {
 
     @Test
     void failureMidRunRestoresAndStillCommitsExactlyOnce() throws Exception {
-        Run run = runFlightJob(Map.of(
+        // 3000 flights at 1 ms per record keep each aggregate subtask busy for over a second, and 2 KB
+        // buffers keep the source from racing ahead (aligned barriers queue behind ~100 records, not
+        // the whole input), so the failure (after 300 records and a completed checkpoint) lands mid-run
+        int limit = 3000;
+        Run run = runFlightJob(1, limit, 1, Map.of(
+                "taskmanager.memory.segment-size", "2048",
                 "execution.checkpointing.interval", "5 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "per-origin",
-                "debug.inject-failure.after-records", "8000"));
+                "debug.inject-failure.after-records", "300",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result().status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result().restarts()).isEqualTo(1);
         assertThat(run.run().completedBeforeRestart).as("a checkpoint completed before the failure, so the restore path ran").isPositive();
-        FlightData.assertExactlyOnce(run.output(), FlightData.groundTruth(Integer.MAX_VALUE));
+        FlightData.assertExactlyOnce(run.output(), FlightData.groundTruth(limit));
     }
 
     @Test
@@ -109,8 +115,12 @@ class FlightDelaysExactlyOnceTest {
     }
 
     private Run runFlightJob(int sourceParallelism, Map<String, String> overrides) throws Exception {
+        return runFlightJob(sourceParallelism, 0, 0, overrides);
+    }
+
+    private Run runFlightJob(int sourceParallelism, long limit, long sleepMsPerRecord, Map<String, String> overrides) throws Exception {
         Path out = tmp.resolve("out");
-        String json = FlightData.job(tmp.resolve("checkpoints"), sourceParallelism, 0, 0, out);
+        String json = FlightData.job(tmp.resolve("checkpoints"), sourceParallelism, limit, sleepMsPerRecord, out);
         JobRun run = JobRun.run(engine, json, tmp, overrides);
         return new Run(run, out);
     }

@@ -50,7 +50,8 @@ class UnalignedExactlyOnceTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "per-origin",
-                "debug.inject-failure.after-records", "800"));
+                "debug.inject-failure.after-records", "800",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -66,7 +67,8 @@ class UnalignedExactlyOnceTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700"));
+                "debug.inject-failure.after-records", "700",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -83,7 +85,8 @@ class UnalignedExactlyOnceTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700"));
+                "debug.inject-failure.after-records", "700",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -112,7 +115,8 @@ class UnalignedExactlyOnceTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "proj",
-                "debug.inject-failure.after-records", "700"));
+                "debug.inject-failure.after-records", "700",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -151,7 +155,8 @@ class UnalignedExactlyOnceTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700"));
+                "debug.inject-failure.after-records", "700",
+                "debug.inject-failure.after-checkpoints", "1"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);

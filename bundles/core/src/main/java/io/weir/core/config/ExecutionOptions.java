@@ -57,19 +57,27 @@ public final class ExecutionOptions {
             "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.").atLeast(1, "");
 
     /**
-     * Testing aid: the operator whose subtask 0 throws once, in the job's first execution attempt,
-     * after {@link #INJECT_FAILURE_AFTER_RECORDS} records. Unset: no failure is injected.
+     * Testing aid: the operator whose subtask 0 throws once, in the job's first execution attempt, on
+     * the first record that finds both {@link #INJECT_FAILURE_AFTER_RECORDS} records processed and
+     * {@link #INJECT_FAILURE_AFTER_CHECKPOINTS} completed checkpoints notified. Unset: no failure is injected.
      */
     public static final ConfigOption<String> INJECT_FAILURE_OPERATOR = ConfigOption.stringOption(
             "debug.inject-failure.operator", null, "Operator id whose subtask 0 fails once (testing failover).");
     /** Testing aid: records the operator processes before the injected failure. */
     public static final ConfigOption<Long> INJECT_FAILURE_AFTER_RECORDS = ConfigOption.longOption(
-            "debug.inject-failure.after-records", 1000L, "Records before the injected failure.");
+            "debug.inject-failure.after-records", 1000L, "Records before the injected failure.").atLeast(1L, "");
+    /**
+     * Testing aid: completed checkpoints the failing subtask must have been notified of before the
+     * injected failure (0: do not wait), so that a test can be sure the failure restores from a
+     * checkpoint instead of restarting from scratch.
+     */
+    public static final ConfigOption<Integer> INJECT_FAILURE_AFTER_CHECKPOINTS = ConfigOption.intOption(
+            "debug.inject-failure.after-checkpoints", 0, "Completed checkpoints before the injected failure.").atLeast(0, "");
 
     /** @return every option of this class */
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
                 FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND, ASYNC_THREADS,
-                INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS);
+                INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS);
     }
 }

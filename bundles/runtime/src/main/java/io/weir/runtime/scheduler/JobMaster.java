@@ -79,7 +79,6 @@ public final class JobMaster implements JobHandle, TaskListener {
     private final CheckpointBarrierHandlerFactory barrierHandlers;
     private final RestartStrategy restartStrategy;
     private final CompletableFuture<JobResult> result = new CompletableFuture<>();
-    private final Map<String, Long> failureInjection;
 
     /** Job master thread only (written), read by the coordinator's task supplier. */
     private volatile List<StreamTask> tasks = List.of();
@@ -122,8 +121,6 @@ public final class JobMaster implements JobHandle, TaskListener {
                     + "execution.checkpointing.* settings); installed: " + services.barrierHandlers().keySet());
         }
         this.restartStrategy = new RestartStrategy(config.get(ExecutionOptions.RESTART_ATTEMPTS), config.get(ExecutionOptions.RESTART_DELAY));
-        String failOp = config.get(ExecutionOptions.INJECT_FAILURE_OPERATOR);
-        this.failureInjection = failOp == null ? Map.of() : Map.of(failOp, config.get(ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS));
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "job-master-" + job.name());
             t.setDaemon(true);
@@ -306,7 +303,7 @@ public final class JobMaster implements JobHandle, TaskListener {
                 }
                 channelState.addOutputs(outputs, pool, restoreState.get(tail.id()));
                 TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
-                        head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool, failureInjection);
+                        head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool);
                 created.add(head.kind() == VertexKind.SOURCE ? new SourceStreamTask(d, taskServices) : new InputStreamTask(d, taskServices));
             }
         }

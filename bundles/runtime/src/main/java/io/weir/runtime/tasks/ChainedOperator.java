@@ -17,19 +17,33 @@ final class ChainedOperator {
     final DefaultOperatorContext context;
     private final KeySelector keySelector;
     private final int maxParallelism;
+    /** Records before the injected failure; 0: no failure is injected into this operator. */
     private final long failAfterRecords;
+    /** Completed checkpoints the operator must have been notified of before the injected failure. */
+    private final int failAfterCheckpoints;
     /** Set once while the chain is built. */
     Output output;
     private long records;
+    private int completedCheckpoints;
 
+    /**
+     * @param failAfterRecords records before the injected failure, 0 for none ({@code debug.inject-failure.*})
+     * @param failAfterCheckpoints completed checkpoints to wait for before the injected failure
+     */
     ChainedOperator(String operatorId, StreamOperator operator, DefaultOperatorContext context, KeySelector keySelector,
-            int maxParallelism, long failAfterRecords) {
+            int maxParallelism, long failAfterRecords, int failAfterCheckpoints) {
         this.operatorId = operatorId;
         this.operator = operator;
         this.context = context;
         this.keySelector = keySelector;
         this.maxParallelism = maxParallelism;
         this.failAfterRecords = failAfterRecords;
+        this.failAfterCheckpoints = failAfterCheckpoints;
+    }
+
+    /** Counts a completed checkpoint for the injected failure's condition. Task thread. */
+    void checkpointCompleted() {
+        completedCheckpoints++;
     }
 
     void process(Row row) throws Exception {
@@ -38,9 +52,10 @@ final class ChainedOperator {
             Row key = keySelector.key(row);
             context.keyedStateBackend().setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, maxParallelism));
         }
-        if (failAfterRecords > 0 && ++records == failAfterRecords) {
+        if (failAfterRecords > 0 && ++records >= failAfterRecords && completedCheckpoints >= failAfterCheckpoints) {
             throw new InjectedFailureException("injected failure in operator '" + operatorId + "' subtask "
-                    + context.subtaskIndex() + " after " + records + " records (debug.inject-failure.*)");
+                    + context.subtaskIndex() + " after " + records + " records and " + completedCheckpoints
+                    + " completed checkpoints (debug.inject-failure.*)");
         }
         operator.processElement(row, output);
     }

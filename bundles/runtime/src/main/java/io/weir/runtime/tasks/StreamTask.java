@@ -197,9 +197,11 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             };
             DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
                     v.parallelism(), deployment.restored(), opState, keyed);
-            long failAfter = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
-                    ? deployment.failAfterRecords().getOrDefault(v.id(), 0L) : 0L;
-            ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism, failAfter);
+            boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
+                    && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
+            ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,
+                    injectFailure ? deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS) : 0L,
+                    deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS));
             operators.add(co);
             participants.add(new SnapshotParticipant(v.id(), op::snapshotState, opState, keyed, op));
         }
@@ -337,6 +339,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     public void notifyCheckpointComplete(long checkpointId) {
         mailbox.put(new Mail("notify checkpoint " + checkpointId + " complete", () -> {
             checkpoints.notifyCheckpointComplete(checkpointId);
+            for (ChainedOperator co : operators) {
+                co.checkpointCompleted();
+            }
             if (state == TaskState.FINISHING && finalCheckpointId > 0 && checkpointId >= finalCheckpointId) {
                 processor.stop();
             }

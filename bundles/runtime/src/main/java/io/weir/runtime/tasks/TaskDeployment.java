@@ -27,16 +27,14 @@ import java.util.Map;
  * @param headKeySelector key selector of a keyed head operator, else null
  * @param writers one per output edge of the chain's tail
  * @param outputPool the pool the writers take buffers from (null if there are no writers)
- * @param failAfterRecords operator id whose processing fails once after that many records (testing), or null
  */
 public record TaskDeployment(String jobName, TaskId taskId, List<JobVertex> chain, Configuration config,
         Map<String, OperatorSubtaskState> restoreState, boolean restored, InputGate inputGate, RowSerializer inputSerializer,
-        KeySelector headKeySelector, List<RecordWriter> writers, BufferPool outputPool, Map<String, Long> failAfterRecords) {
+        KeySelector headKeySelector, List<RecordWriter> writers, BufferPool outputPool) {
     public TaskDeployment {
         chain = List.copyOf(chain);
         restoreState = Map.copyOf(restoreState);
         writers = List.copyOf(writers);
-        failAfterRecords = Map.copyOf(failAfterRecords);
     }
 
     /** @return the vertex id of the chain's head, which names the task */
