@@ -156,8 +156,8 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
             }
             LOG.info("Running {} for {} s (warm-up {} s), checkpoints in {}, overrides {}", variant.name(), durationS, warmupS, dir, overrides);
 
-            CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex);
             long start = System.nanoTime();
+            CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex, rows::get, start);
             JobHandle handle = engine.submit(job, recorder);
 
             CountSample atWarmup = awaitMark(handle, rows, start, warmupS);

@@ -17,11 +17,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Follows the benchmark job: writes a {@code {"type":"checkpoint",...}} line for every completed
- * checkpoint (with the subtasks of the task headed by {@code reportedVertex}, sorted by index),
+ * checkpoint (with the time since submission and the rows the sink had counted when it completed,
+ * and the subtasks of the task headed by {@code reportedVertex}, sorted by index),
  * keeps the statistics for the summary and counts failed checkpoints and restarts.
  * Thread-safe (called from the coordinator's and job master's threads).
  */
@@ -34,16 +37,22 @@ public final class CheckpointRecorder implements JobListener {
     private final List<CompletedCheckpointStats> completed = new CopyOnWriteArrayList<>();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger restarts = new AtomicInteger();
+    private final LongSupplier rowsCounted;
+    private final long startNanos;
 
     /**
      * @param json builds the lines
      * @param out where checkpoint lines go
      * @param reportedVertex the chain-head vertex id whose subtasks each line lists ({@link TaskId#vertexId()})
+     * @param rowsCounted the sink's row counter, read into each line (so the rate over time shows)
+     * @param startNanos {@link System#nanoTime()} at job submission; each line's {@code elapsed_ms} counts from it
      */
-    public CheckpointRecorder(JsonProvider json, JsonLines out, String reportedVertex) {
+    public CheckpointRecorder(JsonProvider json, JsonLines out, String reportedVertex, LongSupplier rowsCounted, long startNanos) {
         this.json = json;
         this.out = out;
         this.reportedVertex = reportedVertex;
+        this.rowsCounted = rowsCounted;
+        this.startNanos = startNanos;
     }
 
     @Override
@@ -108,6 +117,8 @@ public final class CheckpointRecorder implements JobListener {
                 .add("end_to_end_duration_ms", stats.endToEndDurationMs())
                 .add("checkpointed_size_bytes", stats.checkpointedSizeBytes())
                 .add("persisted_data_bytes", stats.persistedDataBytes())
+                .add("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos))
+                .add("rows_counted", rowsCounted.getAsLong())
                 .add("subtasks", subtasks)
                 .build();
     }
