@@ -71,6 +71,32 @@ class JobSpecParserBadInputTest {
     }
 
     @Test
+    void aFieldGivenTwiceIsAnErrorNotASilentChoice() {
+        String twice = "{\"name\": \"j\",\n \"operators\": [{\"id\": \"a\", \"type\": \"datagen\", \"parallelism\": 1, \"parallelism\": 4}]}";
+        assertThatThrownBy(() -> parser.parse(twice, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageStartingWith("job file is not valid JSON at line 2")
+                .hasMessageEndingWith("field 'parallelism' appears twice in the same object (give each field once)");
+    }
+
+    @Test
+    void textAfterTheJobObjectIsAnError() throws Exception {
+        String job = "{\"name\": \"j\", \"operators\": [{\"id\": \"a\", \"type\": \"datagen\"},"
+                + " {\"id\": \"b\", \"type\": \"discard\", \"inputs\": [\"a\"]}]}";
+        assertThatThrownBy(() -> parser.parse(job + "\n{\"name\": \"k\"}", tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("job file is not valid JSON at line 2, column 1: more text after the job object ends"
+                        + " (one job per file; a stray '}' or a second object?)");
+        assertThatThrownBy(() -> parser.parse(job + "}", tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("more text after the job object ends");
+        assertThatThrownBy(() -> parser.parse(job + " x", tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageStartingWith("job file is not valid JSON at line 1");
+        assertThat(parser.parse(job + " \n\n", tmp, Map.of()).name()).as("trailing white space is fine").isEqualTo("j");
+    }
+
+    @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)

@@ -11,12 +11,15 @@ import io.weir.core.config.Configuration;
 import io.weir.core.config.ExecutionOptions;
 import io.weir.core.plugin.PluginRegistry;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonConfig;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
+import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParsingException;
 
 import java.io.StringReader;
@@ -74,6 +77,7 @@ public final class JobSpecParser {
 
     private final PluginRegistry plugins;
     private final JsonProvider json;
+    private final JsonReaderFactory strictReaders;
 
     /**
      * @param plugins the installed plugins
@@ -82,6 +86,22 @@ public final class JobSpecParser {
     public JobSpecParser(PluginRegistry plugins, JsonProvider json) {
         this.plugins = plugins;
         this.json = json;
+        // a field given twice is a mistake to report, not a value to pick silently
+        this.strictReaders = json.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
+    }
+
+    /**
+     * A reader stops after the first JSON value; anything but white space after it (a second object,
+     * stray text) means the file is not what its author thinks it is.
+     *
+     * @throws JsonParsingException at the first token after the job object
+     */
+    private void rejectTextAfterTheObject(String text) {
+        try (JsonParser parser = json.createParser(new StringReader(text))) {
+            parser.next();
+            parser.skipObject();
+            parser.hasNext();
+        }
     }
 
     /**
@@ -96,12 +116,13 @@ public final class JobSpecParser {
             throw new InvalidJobException("job file is empty; expected a JSON object with name and operators");
         }
         JsonObject root;
-        try (JsonReader reader = json.createReader(new StringReader(text))) {
+        try (JsonReader reader = strictReaders.createReader(new StringReader(text))) {
             JsonValue v = reader.readValue();
             if (v.getValueType() != JsonValue.ValueType.OBJECT) {
                 throw new InvalidJobException("job file must hold a JSON object, found " + kind(v));
             }
             root = v.asJsonObject();
+            rejectTextAfterTheObject(text);
         } catch (JsonParsingException e) {
             throw new InvalidJobException(JsonErrors.describe(e, text), e);
         } catch (jakarta.json.JsonException e) {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  */
 final class JsonErrors {
     private static final Pattern INVALID_TOKEN = Pattern.compile("Invalid token=(\\w+).*Expected tokens are: \\[([\\w, ]*)]", Pattern.DOTALL);
+    private static final Pattern DUPLICATE_KEY = Pattern.compile("Duplicate key '(.*)' is not allowed");
     private static final Pattern UNEXPECTED_CHAR = Pattern.compile("Unexpected char (\\d+)");
     private static final List<String> ANY_VALUE = List.of("CURLYOPEN", "SQUAREOPEN", "STRING", "NUMBER", "TRUE", "FALSE", "NULL");
 
@@ -62,6 +63,12 @@ final class JsonErrors {
             } else {
                 reason = "unexpected character " + character(c);
             }
+        } else if (DUPLICATE_KEY.matcher(message).find()) {
+            Matcher dup = DUPLICATE_KEY.matcher(message);
+            dup.find();
+            reason = "field '" + dup.group(1) + "' appears twice in the same object (give each field once)";
+        } else if (message.startsWith("Expected EOF token")) {
+            reason = "more text after the job object ends (one job per file; a stray '}' or a second object?)";
         } else {
             reason = message.replaceAll("\\s*at \\(line no=.*?\\)", "");
         }
