@@ -109,6 +109,7 @@ public final class CheckpointRecorder implements JobListener {
                             .add("async_ms", m.asyncDurationMs())
                             .add("checkpointed_size_bytes", m.checkpointedSizeBytes())
                             .add("persisted_data_bytes", m.persistedDataBytes())
+                            .add("processed_during_alignment_bytes", m.processedDataDuringAlignmentBytes())
                             .add("unaligned", m.unaligned()));
                 });
         return json.createObjectBuilder()

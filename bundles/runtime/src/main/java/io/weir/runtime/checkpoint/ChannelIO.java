@@ -3,7 +3,6 @@ package io.weir.runtime.checkpoint;
 import io.weir.core.checkpoint.CheckpointBarrier;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,8 +24,8 @@ public interface ChannelIO {
 
     /**
      * @return for an unaligned checkpoint, the input buffers read after the snapshot on channels whose
-     *         barrier had not arrived (channel → buffers' bytes), complete once every such channel's
-     *         barrier arrived; an empty map for tasks without inputs
+     *         barrier had not arrived and the bytes processed meanwhile, complete once every such
+     *         channel's barrier arrived; {@link RecordedInput#NONE} for tasks without inputs
      */
-    CompletableFuture<Map<Integer, List<byte[]>>> inputChannelState(long checkpointId);
+    CompletableFuture<RecordedInput> inputChannelState(long checkpointId);
 }

@@ -104,7 +104,7 @@ public final class SubtaskCheckpointCoordinator {
         List<PendingSnapshot> pending = new ArrayList<>(participants.size());
         boolean barrierSent = false;
         List<CompletableFuture<List<byte[]>>> outputState;
-        CompletableFuture<Map<Integer, List<byte[]>>> inputState;
+        CompletableFuture<RecordedInput> inputState;
         try {
             // step 1
             preBarrier.prepareSnapshotPreBarrier(id);
@@ -113,7 +113,7 @@ public final class SubtaskCheckpointCoordinator {
             barrierSent = true;
             // step 3 (the alignment timer) is the barrier handler's; step 4: in-flight input data
             inputState = barrier.options().isUnaligned() ? channels.inputChannelState(id)
-                    : CompletableFuture.completedFuture(Map.of());
+                    : CompletableFuture.completedFuture(RecordedInput.NONE);
             // step 5
             CheckpointStreamFactory streams = storage.resolveCheckpoint(id);
             for (SnapshotParticipant p : participants) {
@@ -152,12 +152,12 @@ public final class SubtaskCheckpointCoordinator {
     }
 
     private void runAsyncPart(long id, CheckpointBarrier barrier, List<PendingSnapshot> pending,
-            List<CompletableFuture<List<byte[]>>> outputState, Map<Integer, List<byte[]>> inputState,
+            List<CompletableFuture<List<byte[]>>> outputState, RecordedInput inputState,
             BarrierAlignment alignment, long syncMs, long asyncStart) {
         try {
             CheckpointStreamFactory streams = storage.resolveCheckpoint(id);
             List<ChannelStateHandle> input = new ArrayList<>();
-            for (Map.Entry<Integer, List<byte[]>> e : new java.util.TreeMap<>(inputState).entrySet()) {
+            for (Map.Entry<Integer, List<byte[]>> e : new java.util.TreeMap<>(inputState.buffers()).entrySet()) {
                 ChannelStateHandle h = ChannelStateWriter.write(e.getKey(), e.getValue(), streams);
                 if (h != null) {
                     input.add(h);
@@ -190,7 +190,8 @@ public final class SubtaskCheckpointCoordinator {
             long asyncMs = (System.nanoTime() - asyncStart) / 1_000_000;
             SubtaskCheckpointMetrics metrics = new SubtaskCheckpointMetrics(System.currentTimeMillis(), alignment.startDelayMs(),
                     alignment.alignmentDurationNanos() / 1_000_000, syncMs, asyncMs, snapshot.stateSize(), persisted,
-                    alignment.processedBytesDuringAlignment(), barrier.options().isUnaligned() || persisted > 0);
+                    alignment.processedBytesDuringAlignment() + inputState.processedBytes(),
+                    barrier.options().isUnaligned() || persisted > 0);
             responder.acknowledgeCheckpoint(taskId, id, metrics, snapshot);
         } catch (Throwable e) {
             LOG.warn("Task {} of job {} failed the asynchronous part of checkpoint {}", taskId, jobName, id, e);

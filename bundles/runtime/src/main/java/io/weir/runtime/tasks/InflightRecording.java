@@ -1,5 +1,7 @@
 package io.weir.runtime.tasks;
 
+import io.weir.runtime.checkpoint.RecordedInput;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,14 +14,17 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The input channel state of one unaligned checkpoint at one task (PROTOCOL.md §6): copies of the
  * buffers read, after the task's snapshot, from channels whose barrier had not arrived yet, kept
- * until each such channel delivers its barrier. Task thread only; {@link #future()} completes on it.
+ * until each such channel delivers its barrier, and the bytes of every buffer the task read from any
+ * channel meanwhile (the processed bytes of the checkpoint's stats). Task thread only;
+ * {@link #future()} completes on it.
  */
 final class InflightRecording {
     private final long checkpointId;
     private final Set<Integer> open = new HashSet<>();
     private final Map<Integer, List<byte[]>> data = new HashMap<>();
-    private final CompletableFuture<Map<Integer, List<byte[]>>> future = new CompletableFuture<>();
+    private final CompletableFuture<RecordedInput> future = new CompletableFuture<>();
     private boolean started;
+    private long processedBytes;
 
     InflightRecording(long checkpointId) {
         this.checkpointId = checkpointId;
@@ -29,7 +34,7 @@ final class InflightRecording {
         return checkpointId;
     }
 
-    CompletableFuture<Map<Integer, List<byte[]>>> future() {
+    CompletableFuture<RecordedInput> future() {
         return future;
     }
 
@@ -47,15 +52,23 @@ final class InflightRecording {
         return started;
     }
 
-    /** Records the unread rest of the buffer being deserialized at the snapshot: in flight whatever its channel. */
+    /**
+     * Records the unread rest of the buffer being deserialized at the snapshot: in flight whatever its
+     * channel, and processed after the snapshot.
+     */
     void addUnconsumed(int channel, byte[] rest) {
+        processedBytes += rest.length;
         if (rest.length > 0) {
             data.computeIfAbsent(channel, k -> new ArrayList<>()).add(rest);
         }
     }
 
-    /** Copies a buffer read from {@code channel} if that channel is being recorded. */
+    /** Counts a buffer the task read from {@code channel}, and copies it if that channel is being recorded. */
     void onBuffer(int channel, byte[] segment, int size) {
+        if (future.isDone()) {
+            return;
+        }
+        processedBytes += size;
         if (open.contains(channel)) {
             data.computeIfAbsent(channel, k -> new ArrayList<>()).add(Arrays.copyOf(segment, size));
         }
@@ -79,7 +92,7 @@ final class InflightRecording {
 
     private void completeIfDone() {
         if (started && open.isEmpty()) {
-            future.complete(data);
+            future.complete(new RecordedInput(data, processedBytes));
         }
     }
 }

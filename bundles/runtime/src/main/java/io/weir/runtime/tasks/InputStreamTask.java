@@ -137,7 +137,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<java.util.Map<Integer, java.util.List<byte[]>>> inputChannelState(long checkpointId) {
+    public java.util.concurrent.CompletableFuture<io.weir.runtime.checkpoint.RecordedInput> inputChannelState(long checkpointId) {
         InflightRecording r = new InflightRecording(checkpointId);
         if (deserializer.hasBuffer()) {
             // rows of a buffer taken before the barrier but processed after the snapshot

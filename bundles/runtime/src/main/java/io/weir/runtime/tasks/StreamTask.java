@@ -37,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.runtime.checkpoint.ChannelIO;
+import io.weir.runtime.checkpoint.RecordedInput;
 
 /**
  * One subtask of a chain of operators, run by its own thread through a mailbox loop
@@ -284,8 +285,8 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     }
 
     @Override
-    public CompletableFuture<Map<Integer, List<byte[]>>> inputChannelState(long checkpointId) {
-        return CompletableFuture.completedFuture(Map.of());
+    public CompletableFuture<RecordedInput> inputChannelState(long checkpointId) {
+        return CompletableFuture.completedFuture(RecordedInput.NONE);
     }
 
     /** @return whether every writer can take a record (false = backpressured) */

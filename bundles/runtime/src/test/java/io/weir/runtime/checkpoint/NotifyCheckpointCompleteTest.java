@@ -148,8 +148,8 @@ class NotifyCheckpointCompleteTest {
         }
 
         @Override
-        public java.util.concurrent.CompletableFuture<Map<Integer, List<byte[]>>> inputChannelState(long checkpointId) {
-            return java.util.concurrent.CompletableFuture.completedFuture(Map.of());
+        public java.util.concurrent.CompletableFuture<RecordedInput> inputChannelState(long checkpointId) {
+            return java.util.concurrent.CompletableFuture.completedFuture(RecordedInput.NONE);
         }
     }
 
