@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * Exactly-once JSON-lines files (PROTOCOL.md §8). A transaction is one hidden file
@@ -33,11 +34,12 @@ import java.util.UUID;
  * never creates a file and commits as a no-op, so idle checkpoints leave the directory clean.
  *
  * <p>Commit is idempotent: in-progress file present → rename; gone but the final file present →
- * already committed. Both gone: if this instance knows the transaction had rows, data was lost and
- * commit logs an error and throws {@link IllegalStateException}; if the handle is one this instance
- * never wrote to (re-committed after a restore), an empty transaction and a lost one look the same on
- * disk, and commit logs a warning and treats it as an empty transaction (the API gives the handle no
- * way to record that it was empty; see the report of the plugin author).
+ * already committed. Both gone: a transaction without rows never had a file and commits as a no-op;
+ * one with rows (the count is in the handle that {@link #preCommit} returns, so a restored sink knows
+ * it too) has lost its data, and commit logs an error and throws {@link IllegalStateException}.
+ *
+ * <p>A fresh (not restored) run that finds committed files in its directory — the output of an
+ * earlier run of the job — adds to them, and subtask 0 logs a warning saying so.
  *
  * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
  */
@@ -63,11 +65,30 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         this.encoder = new JsonLineEncoder(schema);
     }
 
-    /** Remembers the subtask and creates the directory if missing. @throws IOException if it cannot be created */
+    /**
+     * Remembers the subtask and creates the directory if missing; on a fresh start subtask 0 warns
+     * when the directory already holds committed files.
+     *
+     * @throws IOException if the directory cannot be created or listed
+     */
     @Override
     public void open(OperatorContext context) throws IOException {
         this.context = context;
         Files.createDirectories(settings.directory());
+        if (!context.isRestored() && context.subtaskIndex() == 0) {
+            long earlier;
+            try (Stream<Path> files = Files.list(settings.directory())) {
+                earlier = files.filter(f -> {
+                    String n = f.getFileName().toString();
+                    return n.startsWith(settings.prefix() + "-") && n.endsWith(".jsonl");
+                }).count();
+            }
+            if (earlier > 0) {
+                LOG.warn("{}: {} already holds {} committed file(s) from an earlier run of the job; this run adds its"
+                        + " output to them (delete the directory before the run for output of this run only)",
+                        describe(), settings.directory(), earlier);
+            }
+        }
     }
 
     /** @return a new transaction; no file is created until its first row */

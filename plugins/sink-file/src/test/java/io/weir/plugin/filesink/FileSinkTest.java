@@ -56,6 +56,31 @@ class FileSinkTest {
     }
 
     @Test
+    void freshRunIntoADirectoryWithCommittedFilesWarnsThatItAddsToThem() throws Exception {
+        FileSink earlier = sink(0);
+        FileTransaction txn = earlier.beginTransaction();
+        earlier.write(txn, row("DTW", 1));
+        earlier.commit(earlier.preCommit(txn));
+
+        String warnings = stderrOf(() -> sink(0));
+        assertThat(warnings).contains("already holds 1 committed file(s) from an earlier run").contains(tmp.toString());
+        assertThat(stderrOf(() -> sink(1))).as("only subtask 0 warns").doesNotContain("earlier run");
+    }
+
+    /** Runs {@code action} and returns what it logged (slf4j-simple writes to the current System.err). */
+    private static String stderrOf(java.util.concurrent.Callable<?> action) throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            action.call();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
     void valuesAreEncodedAsValidJsonWithEscapesBase64AndNulls() throws Exception {
         Schema schema = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES)
                 .field("d", FieldType.DOUBLE).field("ok", FieldType.BOOLEAN).field("ts", FieldType.TIMESTAMP)
