@@ -1,18 +1,10 @@
 package io.weir.barrier.aligned;
 
-import io.weir.core.barrier.AlignmentMeasurement;
+import io.weir.core.barrier.AbstractExactlyOnceBarrierHandler;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
-import io.weir.core.barrier.CheckpointBarrierHandler;
-import io.weir.core.barrier.InputChannelSet;
 import io.weir.core.barrier.PendingBarriers;
-import io.weir.core.barrier.StaleCheckpointFilter;
-import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointBarrier;
-import io.weir.core.checkpoint.CheckpointFailureReason;
-import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The aligned barrier handler of EXACTLY_ONCE mode (PROTOCOL.md §4; modelled on Flink's
@@ -38,9 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
  */
-public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(AlignedBarrierHandler.class);
-
+public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandler {
     /** States of the handler; {@link #canTransitionTo} is the single transition table. */
     enum Phase {
         /** No checkpoint in progress; no channel blocked. */
@@ -60,18 +50,8 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         }
     }
 
-    private final BarrierHandlerContext context;
-    private final String taskName;
-    /** Live/ended channels. Task thread only. */
-    private final InputChannelSet channels;
-    /** Ids seen and triggered or aborted here; decides which barriers are stale. Task thread only. */
-    private final StaleCheckpointFilter ids = new StaleCheckpointFilter();
     /** Current state. Task thread only. */
     private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
-    /** The alignment in progress: non-null exactly in COLLECTING_BARRIERS. Task thread only. */
-    private PendingBarriers pending;
-    /** Running total of bytes processed (bytes); alignments take differences. Task thread only. */
-    private long bytesProcessed;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -81,89 +61,30 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
      * @throws NullPointerException if an argument is null
      */
     public AlignedBarrierHandler(BarrierHandlerContext context, String taskName) {
-        this.context = Objects.requireNonNull(context, "context");
-        this.taskName = Objects.requireNonNull(taskName, "taskName");
-        this.channels = new InputChannelSet(taskName, context.numberOfInputChannels());
+        super(context, taskName);
     }
 
-    /**
-     * Handles the barrier of checkpoint <i>n</i> from {@code channel}: ignores it if stale, aborts
-     * an older alignment as {@link CheckpointFailureReason#CHECKPOINT_SUBSUMED} if <i>n</i> is
-     * newer, blocks the channel, or, if it is the last live channel missing, resumes all channels
-     * and triggers the checkpoint with the measured {@link BarrierAlignment}.
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed, the channel already ended, or the
-     *     channel delivers the barrier of the checkpoint being aligned twice
-     */
+    /** Starts aligning checkpoint <i>n</i>: block the channel, or trigger at once if it is the only live one. */
     @Override
-    public void processBarrier(CheckpointBarrier barrier, int channel) {
-        Objects.requireNonNull(barrier, "barrier");
-        long id = barrier.checkpointId();
-        requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "barrier of checkpoint " + id);
-        ids.observe(id);
-        if (ids.isStale(id, pending)) {
-            LOG.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, aligning {})",
-                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
-            return;
-        }
+    protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
         long now = context.nanoTime();
-        if (pending != null && id > pending.checkpointId()) {
-            LOG.debug("Task {}: barrier of checkpoint {} on channel {} subsumes alignment of checkpoint {}",
-                    taskName, id, channel, pending.checkpointId());
-            abortAlignment(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
-        }
-        if (pending == null) {
-            pending = new PendingBarriers(taskName, barrier,
-                    AlignmentMeasurement.start(barrier, now, context.currentTimeMillis(), bytesProcessed));
-            transitionTo(Phase.COLLECTING_BARRIERS);
-        }
-        pending.markDelivered(channel);
+        startPending(barrier, channel, now);
+        transitionTo(Phase.COLLECTING_BARRIERS);
+        continueAlignment(channel, now);
+    }
+
+    @Override
+    protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
+        continueAlignment(channel, context.nanoTime());
+    }
+
+    private void continueAlignment(int channel, long nowNanos) {
         if (pending.isComplete(channels)) {
-            completeAlignment(now);
+            completeAlignment(nowNanos);
         } else {
             pending.markBlocked();
             context.blockChannel(channel);
         }
-    }
-
-    /**
-     * Handles a cancel marker for checkpoint <i>n</i>: if aligning <i>n</i>, resumes all channels
-     * and aborts <i>n</i> with {@link CheckpointFailureReason#CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER};
-     * if aligning an older checkpoint, aborts that one as subsumed first; if <i>n</i> is newer than
-     * anything seen, aborts <i>n</i> and remembers it so its later barriers are ignored. Each
-     * checkpoint is aborted once: duplicates (one marker per channel) and markers for older
-     * checkpoints are ignored.
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
-     */
-    @Override
-    public void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
-        Objects.requireNonNull(marker, "marker");
-        long id = marker.checkpointId();
-        requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "cancel marker of checkpoint " + id);
-        ids.observe(id);
-        if (ids.isStale(id, pending)) {
-            LOG.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, aligning {})",
-                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
-            return;
-        }
-        if (pending != null && pending.checkpointId() == id) {
-            abortAlignment(CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
-            return;
-        }
-        if (pending != null) {
-            // Aligning an older checkpoint: it can no longer complete before the newer one, and the
-            // coordinator should hear about it, exactly as when a newer barrier arrives.
-            abortAlignment(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
-        }
-        LOG.debug("Task {}: cancel marker of checkpoint {} on channel {} before any of its barriers",
-                taskName, id, channel);
-        ids.markFinished(id);
-        context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
     }
 
     /**
@@ -178,30 +99,10 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         requireOpen("end of partition on channel " + channel);
         channels.markEnded(channel);
         if (pending != null && pending.isComplete(channels)) {
-            LOG.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
+            log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
                     taskName, channel, pending.checkpointId());
             completeAlignment(context.nanoTime());
         }
-    }
-
-    /**
-     * Adds {@code bytes} to the running total; an alignment reports the bytes processed between its
-     * first and last barrier.
-     *
-     * @throws IllegalArgumentException if {@code bytes} is negative
-     */
-    @Override
-    public void onBytesProcessed(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("task " + taskName + ": processed bytes must be >= 0, got " + bytes);
-        }
-        bytesProcessed += bytes;
-    }
-
-    /** @return the highest checkpoint id of any barrier or cancel marker seen (stale ones too), 0 if none */
-    @Override
-    public long latestCheckpointId() {
-        return ids.latestSeenId();
     }
 
     /** @return whether the handler is in COLLECTING_BARRIERS */
@@ -220,7 +121,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
             return;
         }
         if (pending != null) {
-            LOG.debug("Task {}: closing while aligning checkpoint {}", taskName, pending.checkpointId());
+            log.debug("Task {}: closing while aligning checkpoint {}", taskName, pending.checkpointId());
             boolean resume = pending.hasBlockedChannels();
             pending = null;
             if (resume) {
@@ -241,7 +142,7 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         pending = null;
         ids.markFinished(done.checkpointId());
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-        LOG.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
+        log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume first, then trigger (Flink does the reverse). Both run on the task thread, so no
         // record is processed in between either way: data arriving on resumed channels waits in
         // the input buffers until the trigger returns, and it is post-barrier data, which the
@@ -254,16 +155,14 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         context.triggerCheckpointOnBarrier(done.barrier(), alignment);
     }
 
-    private void abortAlignment(CheckpointFailureReason reason) {
-        PendingBarriers aborted = pending;
-        pending = null;
-        ids.markFinished(aborted.checkpointId());
+    @Override
+    protected boolean isClosed() {
+        return phase == Phase.CLOSED;
+    }
+
+    @Override
+    protected void enterWaitingForFirstBarrier() {
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-        LOG.debug("Task {}: aborting alignment of checkpoint {}: {}", taskName, aborted.checkpointId(), reason);
-        if (aborted.hasBlockedChannels()) {
-            context.resumeAllChannels();
-        }
-        context.abortCheckpointOnBarrier(aborted.checkpointId(), reason);
     }
 
     private void transitionTo(Phase next) {
@@ -278,13 +177,6 @@ public final class AlignedBarrierHandler implements CheckpointBarrierHandler {
         if (!from.canTransitionTo(to)) {
             throw new IllegalStateException(
                     "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
-        }
-    }
-
-    private void requireOpen(String event) {
-        if (phase == Phase.CLOSED) {
-            throw new IllegalStateException(
-                    "task " + taskName + ": cannot process " + event + ", handler is " + Phase.CLOSED);
         }
     }
 }

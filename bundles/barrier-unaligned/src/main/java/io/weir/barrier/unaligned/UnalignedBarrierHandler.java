@@ -1,20 +1,13 @@
 package io.weir.barrier.unaligned;
 
-import io.weir.core.barrier.AlignmentMeasurement;
+import io.weir.core.barrier.AbstractExactlyOnceBarrierHandler;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
-import io.weir.core.barrier.CheckpointBarrierHandler;
-import io.weir.core.barrier.InputChannelSet;
 import io.weir.core.barrier.PendingBarriers;
-import io.weir.core.barrier.StaleCheckpointFilter;
-import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.CheckpointFailureReason;
 import java.util.Arrays;
-import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The barrier handler for unaligned checkpoints and aligned checkpoints with a timeout
@@ -63,9 +56,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
  */
-public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(UnalignedBarrierHandler.class);
-
+public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHandler {
     /** States of the handler; {@link #canTransitionTo} is the single transition table. */
     enum Phase {
         /** No checkpoint in progress; no channel blocked, nothing recorded. */
@@ -90,18 +81,8 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         }
     }
 
-    private final BarrierHandlerContext context;
-    private final String taskName;
-    /** Live/ended channels. Task thread only. */
-    private final InputChannelSet channels;
-    /** Ids seen and triggered (and finished) or aborted here; decides which barriers are stale. Task thread only. */
-    private final StaleCheckpointFilter ids = new StaleCheckpointFilter();
     /** Current state. Task thread only. */
     private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
-    /** The checkpoint in progress: non-null exactly in the COLLECTING states. Task thread only. */
-    private PendingBarriers pending;
-    /** Running total of bytes processed (bytes); a checkpoint reports differences. Task thread only. */
-    private long bytesProcessed;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -111,50 +92,29 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
      * @throws NullPointerException if an argument is null
      */
     public UnalignedBarrierHandler(BarrierHandlerContext context, String taskName) {
-        this.context = Objects.requireNonNull(context, "context");
-        this.taskName = Objects.requireNonNull(taskName, "taskName");
-        this.channels = new InputChannelSet(taskName, context.numberOfInputChannels());
+        super(context, taskName);
     }
 
-    /**
-     * Handles the barrier of checkpoint <i>n</i> from {@code channel} as described in the class
-     * Javadoc: ignores it if stale, aborts an older checkpoint in progress as
-     * {@link CheckpointFailureReason#CHECKPOINT_SUBSUMED} if <i>n</i> is newer, then starts,
-     * advances, switches or completes checkpoint <i>n</i>.
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range, or the barrier is an
-     *     {@link CheckpointAlignment#AT_LEAST_ONCE} barrier (this handler is for exactly-once)
-     * @throws IllegalStateException if the handler is closed, the channel already ended, or the
-     *     channel delivers the barrier of the checkpoint in progress twice
-     */
+    /** @throws IllegalArgumentException for an {@link CheckpointAlignment#AT_LEAST_ONCE} barrier: this handler is for exactly-once */
     @Override
-    public void processBarrier(CheckpointBarrier barrier, int channel) {
-        Objects.requireNonNull(barrier, "barrier");
-        long id = barrier.checkpointId();
-        requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "barrier of checkpoint " + id);
+    protected void checkBarrier(CheckpointBarrier barrier, int channel) {
         if (barrier.options().alignment() == CheckpointAlignment.AT_LEAST_ONCE) {
-            throw new IllegalArgumentException("task " + taskName + ": barrier of checkpoint " + id + " on channel "
-                    + channel + " is AT_LEAST_ONCE; the unaligned handler serves exactly-once checkpoints only");
+            throw new IllegalArgumentException("task " + taskName + ": barrier of checkpoint " + barrier.checkpointId()
+                    + " on channel " + channel + " is AT_LEAST_ONCE; the unaligned handler serves exactly-once checkpoints only");
         }
-        ids.observe(id);
-        if (ids.isStale(id, pending)) {
-            LOG.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, in progress {})",
-                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
-            return;
-        }
-        if (pending != null && id > pending.checkpointId()) {
-            LOG.debug("Task {}: barrier of checkpoint {} on channel {} subsumes checkpoint {} ({})",
-                    taskName, id, channel, pending.checkpointId(), phase);
-            abortInProgress(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
-        }
-        if (pending == null) {
-            startCheckpoint(barrier, channel);
-            return;
-        }
-        pending.markDelivered(channel);
+    }
+
+    /** Starts checkpoint <i>n</i> as its first barrier's options say (see the class comment). */
+    @Override
+    protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
+        startCheckpoint(barrier, channel);
+    }
+
+    /** Advances, switches or completes the checkpoint in progress (see the class comment). */
+    @Override
+    protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
         if (phase == Phase.COLLECTING_UNALIGNED) {
-            context.stopPersistingInflight(id, channel);
+            context.stopPersistingInflight(barrier.checkpointId(), channel);
             finishUnalignedIfComplete();
         } else if (barrier.options().isUnaligned()) {
             // Its producer's output-queue timer fired: the checkpoint is unaligned from now on
@@ -166,41 +126,6 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
             pending.markBlocked();
             context.blockChannel(channel);
         }
-    }
-
-    /**
-     * Handles a cancel marker for checkpoint <i>n</i>: if <i>n</i> is in progress, resumes blocked
-     * channels and aborts it with {@link CheckpointFailureReason#CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER};
-     * if an older checkpoint is in progress, aborts that one as subsumed first; if <i>n</i> is newer
-     * than anything seen, aborts <i>n</i> and remembers it so its later barriers are ignored. Each
-     * checkpoint is aborted once: duplicates and markers for older checkpoints are ignored.
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
-     */
-    @Override
-    public void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
-        Objects.requireNonNull(marker, "marker");
-        long id = marker.checkpointId();
-        requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "cancel marker of checkpoint " + id);
-        ids.observe(id);
-        if (ids.isStale(id, pending)) {
-            LOG.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, in progress {})",
-                    taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
-            return;
-        }
-        if (pending != null && pending.checkpointId() == id) {
-            abortInProgress(CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
-            return;
-        }
-        if (pending != null) {
-            abortInProgress(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
-        }
-        LOG.debug("Task {}: cancel marker of checkpoint {} on channel {} before any of its barriers",
-                taskName, id, channel);
-        ids.markFinished(id);
-        context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
     }
 
     /**
@@ -225,7 +150,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
             }
             finishUnalignedIfComplete();
         } else if (pending.isComplete(channels)) {
-            LOG.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
+            log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
                     taskName, channel, pending.checkpointId());
             completeAlignment();
         }
@@ -242,31 +167,11 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     public void onAlignmentTimeout(long checkpointId) {
         if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId
                 || !AlignmentTimeout.appliesTo(pending.barrier())) {
-            LOG.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
+            log.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
                     taskName, checkpointId, phase, pending == null ? "none" : pending.checkpointId());
             return;
         }
         switchToUnaligned("alignment timeout of " + pending.barrier().options().alignedTimeoutMs() + " ms");
-    }
-
-    /**
-     * Adds {@code bytes} to the running total; a trigger reports the bytes processed between the
-     * first barrier and the trigger (0 for an unaligned trigger at the first barrier).
-     *
-     * @throws IllegalArgumentException if {@code bytes} is negative
-     */
-    @Override
-    public void onBytesProcessed(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("task " + taskName + ": processed bytes must be >= 0, got " + bytes);
-        }
-        bytesProcessed += bytes;
-    }
-
-    /** @return the highest checkpoint id of any barrier or cancel marker seen (stale ones too), 0 if none */
-    @Override
-    public long latestCheckpointId() {
-        return ids.latestSeenId();
     }
 
     /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
@@ -288,7 +193,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         pending = null;
         transitionTo(Phase.CLOSED);
         if (abandoned != null) {
-            LOG.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
+            log.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
             if (abandoned.hasBlockedChannels()) {
                 context.resumeAllChannels();
             }
@@ -303,25 +208,22 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
     private void startCheckpoint(CheckpointBarrier barrier, int channel) {
         long id = barrier.checkpointId();
         long nowNanos = context.nanoTime();
-        PendingBarriers started = new PendingBarriers(taskName, barrier,
-                AlignmentMeasurement.start(barrier, nowNanos, context.currentTimeMillis(), bytesProcessed));
-        started.markDelivered(channel);
+        PendingBarriers started = startPending(barrier, channel, nowNanos);
         if (barrier.options().isUnaligned()) {
             int[] missing = started.missingChannels(channels);
             BarrierAlignment alignment = started.alignment(nowNanos, bytesProcessed);
             if (missing.length == 0) {
+                pending = null;
                 ids.markFinished(id);
             } else {
-                pending = started;
                 transitionTo(Phase.COLLECTING_UNALIGNED);
             }
-            LOG.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
+            log.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
                     taskName, id, channel, Arrays.toString(missing));
             context.triggerCheckpointOnBarrier(barrier, alignment);
             context.startPersistingInflight(id, missing);
             return;
         }
-        pending = started;
         transitionTo(Phase.COLLECTING_ALIGNED);
         if (started.isComplete(channels)) {
             completeAlignment();
@@ -340,7 +242,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         pending = null;
         ids.markFinished(done.checkpointId());
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-        LOG.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
+        log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
         // on the task thread, so no record is processed in between.
         if (done.hasBlockedChannels()) {
@@ -364,7 +266,7 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         } else {
             transitionTo(Phase.COLLECTING_UNALIGNED);
         }
-        LOG.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
+        log.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
                 taskName, id, cause, alignment.alignmentDurationNanos(), Arrays.toString(missing));
         if (resume) {
             context.resumeAllChannels();
@@ -384,20 +286,17 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         pending = null;
         ids.markFinished(id);
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-        LOG.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
+        log.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
     }
 
-    private void abortInProgress(CheckpointFailureReason reason) {
-        PendingBarriers aborted = pending;
-        pending = null;
-        ids.markFinished(aborted.checkpointId());
-        Phase from = phase;
+    @Override
+    protected boolean isClosed() {
+        return phase == Phase.CLOSED;
+    }
+
+    @Override
+    protected void enterWaitingForFirstBarrier() {
         transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-        LOG.debug("Task {}: aborting checkpoint {} ({}): {}", taskName, aborted.checkpointId(), from, reason);
-        if (aborted.hasBlockedChannels()) {
-            context.resumeAllChannels();
-        }
-        context.abortCheckpointOnBarrier(aborted.checkpointId(), reason);
     }
 
     private void transitionTo(Phase next) {
@@ -412,13 +311,6 @@ public final class UnalignedBarrierHandler implements CheckpointBarrierHandler {
         if (!from.canTransitionTo(to)) {
             throw new IllegalStateException(
                     "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
-        }
-    }
-
-    private void requireOpen(String event) {
-        if (phase == Phase.CLOSED) {
-            throw new IllegalStateException(
-                    "task " + taskName + ": cannot process " + event + ", handler is " + Phase.CLOSED);
         }
     }
 }
