@@ -91,7 +91,8 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         this.stats = new CheckpointStatsTracker(jobName, context.statsListener());
         this.notifier = new TaskNotifier(jobName);
         this.discarder = new CheckpointLocationDiscarder(jobName, context.storage());
-        this.restorer = new CheckpointRestorer(jobName, context.store(), context.storage(), context.idCounter(), discarder);
+        this.restorer = new CheckpointRestorer(jobName, context.store(), context.storage(), context.idCounter(), discarder,
+                context.masterHooks());
         this.ackRouter = new AckRouter(jobName, pending);
     }
 

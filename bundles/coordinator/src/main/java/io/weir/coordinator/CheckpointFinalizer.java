@@ -2,6 +2,7 @@ package io.weir.coordinator;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.MasterState;
 import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.coordination.CheckpointTriggerKind;
@@ -9,6 +10,7 @@ import io.weir.core.coordination.OperatorInfo;
 import io.weir.core.storage.CheckpointStorage;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +84,8 @@ final class CheckpointFinalizer {
                     byOperator.get(op.operatorId())));
         }
         boolean isFinal = pending.request().kind() == CheckpointTriggerKind.FINAL;
-        return new CheckpointMetadata(id, jobName, pending.triggerTimestamp(), isFinal, states);
+        List<MasterState> masterStates = new ArrayList<>();
+        pending.masterStates().forEach((hookId, bytes) -> masterStates.add(new MasterState(hookId, bytes)));
+        return new CheckpointMetadata(id, jobName, pending.triggerTimestamp(), isFinal, states, masterStates);
     }
 }

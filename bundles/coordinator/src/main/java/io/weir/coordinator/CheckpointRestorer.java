@@ -2,6 +2,8 @@ package io.weir.coordinator;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.MasterState;
+import io.weir.core.coordination.MasterHook;
 import io.weir.core.ha.CheckpointIDCounter;
 import io.weir.core.ha.CompletedCheckpointStore;
 import io.weir.core.storage.CheckpointStorage;
@@ -9,13 +11,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds the checkpoint a job restores from (PROTOCOL.md §2, §7): the completed store first, else the
- * storage's newest complete {@code _metadata} (then added to the store), and moves the id counter
- * past the restored id so new checkpoints never reuse it. Stateless; runs on the caller's thread.
+ * storage's newest complete {@code _metadata} (then added to the store), moves the id counter past
+ * the restored id so new checkpoints never reuse it, and hands each master hook its stored state.
+ * Stateless; runs on the caller's thread.
  */
 final class CheckpointRestorer {
     /** The coordinator's category, so log lines and their configuration stay as they were before the split. */
@@ -26,6 +34,7 @@ final class CheckpointRestorer {
     private final CheckpointStorage storage;
     private final CheckpointIDCounter idCounter;
     private final CheckpointLocationDiscarder discarder;
+    private final List<MasterHook> masterHooks;
 
     /**
      * @param jobName the job, for messages
@@ -33,20 +42,24 @@ final class CheckpointRestorer {
      * @param storage scanned for {@code _metadata} when the store is empty
      * @param idCounter set to the restored id + 1 if lower
      * @param discarder discards what the store subsumes when the storage's checkpoint is added
+     * @param masterHooks the job's master hooks, restored from the checkpoint's master states
      */
     CheckpointRestorer(String jobName, CompletedCheckpointStore store, CheckpointStorage storage,
-            CheckpointIDCounter idCounter, CheckpointLocationDiscarder discarder) {
+            CheckpointIDCounter idCounter, CheckpointLocationDiscarder discarder, List<MasterHook> masterHooks) {
         this.jobName = jobName;
         this.store = Objects.requireNonNull(store, "store");
         this.storage = Objects.requireNonNull(storage, "storage");
         this.idCounter = Objects.requireNonNull(idCounter, "idCounter");
         this.discarder = Objects.requireNonNull(discarder, "discarder");
+        this.masterHooks = List.copyOf(masterHooks);
     }
 
     /**
      * @return the checkpoint to restore from, empty if neither the store nor the storage has one
      * @throws IOException naming the job and pointer if the storage's {@code _metadata} cannot be read
-     * @throws Exception if the store, the storage scan or the id counter fails
+     * @throws IllegalStateException naming the hook if the checkpoint holds state of a master hook the
+     *         job does not have (restoring would silently drop it)
+     * @throws Exception if the store, the storage scan, the id counter or a hook's restore fails
      */
     Optional<CompletedCheckpoint> restoreLatest() throws Exception {
         Optional<CompletedCheckpoint> latest = store.getLatestCheckpoint();
@@ -62,7 +75,30 @@ final class CheckpointRestorer {
             idCounter.setCount(id + 1);
         }
         LOG.info("Restoring job {} from checkpoint {} at {}", jobName, id, latest.get().externalPointer());
+        restoreMasterHooks(latest.get());
         return latest;
+    }
+
+    private void restoreMasterHooks(CompletedCheckpoint checkpoint) throws Exception {
+        Map<String, byte[]> states = new HashMap<>();
+        for (MasterState m : checkpoint.metadata().masterStates()) {
+            states.put(m.hookId(), m.bytes());
+        }
+        Set<String> unknown = new TreeSet<>(states.keySet());
+        masterHooks.forEach(hook -> unknown.remove(hook.id()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalStateException("checkpoint " + checkpoint.checkpointId() + " of job " + jobName
+                    + " holds state of master hook(s) " + unknown + " that the job does not have; restoring would drop"
+                    + " that state (run the job with those hooks, or start it without the checkpoint)");
+        }
+        for (MasterHook hook : masterHooks) {
+            try {
+                hook.restoreCheckpoint(checkpoint.checkpointId(), states.get(hook.id()));
+            } catch (Exception e) {
+                throw new IllegalStateException("master hook '" + hook.id() + "' of job " + jobName
+                        + " cannot restore checkpoint " + checkpoint.checkpointId() + ": " + e.getMessage(), e);
+            }
+        }
     }
 
     /** @return the storage's newest complete checkpoint, added to the store; empty if there is none */

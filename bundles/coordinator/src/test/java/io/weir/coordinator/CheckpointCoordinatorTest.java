@@ -7,6 +7,7 @@ import io.weir.core.checkpoint.CheckpointException;
 import io.weir.core.checkpoint.CheckpointFailureReason;
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.MasterState;
 import io.weir.core.checkpoint.TaskId;
 import io.weir.core.config.Configuration;
 import io.weir.core.coordination.CheckpointCoordinatorContext;
@@ -52,6 +53,25 @@ class CheckpointCoordinatorTest {
         CompletableFuture<CompletedCheckpoint> f = coordinator.triggerCheckpoint(kind);
         timer.runPending();
         return f;
+    }
+
+    /** A master hook whose state for checkpoint n is {@code trigger.apply(n)}; restoring does nothing. */
+    private static MasterHook hook(String id, java.util.function.LongFunction<CompletableFuture<byte[]>> trigger) {
+        return new MasterHook() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public CompletableFuture<byte[]> triggerCheckpoint(long checkpointId, long timestamp) {
+                return trigger.apply(checkpointId);
+            }
+
+            @Override
+            public void restoreCheckpoint(long checkpointId, byte[] state) {
+            }
+        };
     }
 
     private static CheckpointFailureReason reasonOf(CompletableFuture<?> f) {
@@ -370,17 +390,7 @@ class CheckpointCoordinatorTest {
     void masterHookCompletingAfterTimeoutExpiresOnlyThatCheckpoint() {
         CompletableFuture<byte[]> slow = new CompletableFuture<>();
         AtomicInteger calls = new AtomicInteger();
-        hooks.add(new MasterHook() {
-            @Override
-            public String id() {
-                return "enumerator";
-            }
-
-            @Override
-            public CompletableFuture<byte[]> triggerCheckpoint(long checkpointId, long timestamp) {
-                return calls.getAndIncrement() == 0 ? slow : CompletableFuture.completedFuture(new byte[] {1});
-            }
-        });
+        hooks.add(hook("enumerator", checkpointId -> calls.getAndIncrement() == 0 ? slow : CompletableFuture.completedFuture(new byte[] {1})));
         start(Map.of("execution.checkpointing.interval", 100, "execution.checkpointing.timeout", 50,
                 "execution.checkpointing.tolerable-failed-checkpoints", 5));
         coordinator.startCheckpointScheduler();
@@ -396,18 +406,19 @@ class CheckpointCoordinatorTest {
     }
 
     @Test
-    void failingMasterHookAbortsTheCheckpointBeforeAnyTaskIsTriggered() {
-        hooks.add(new MasterHook() {
-            @Override
-            public String id() {
-                return "enumerator";
-            }
+    void masterHookStateIsStoredInTheCheckpointMetadata() {
+        hooks.add(hook("enumerator", checkpointId -> CompletableFuture.completedFuture(new byte[] {(byte) checkpointId, 7})));
+        start(Map.of());
+        CompletedCheckpoint completed = trigger(CheckpointTriggerKind.MANUAL).join();
 
-            @Override
-            public CompletableFuture<byte[]> triggerCheckpoint(long checkpointId, long timestamp) {
-                return CompletableFuture.failedFuture(new IllegalStateException("no splits"));
-            }
-        });
+        assertThat(completed.metadata().masterStates()).containsExactly(new MasterState("enumerator", new byte[] {1, 7}));
+        assertThat(job.storage.finalized.get(1L).masterStates()).as("what _metadata holds")
+                .containsExactly(new MasterState("enumerator", new byte[] {1, 7}));
+    }
+
+    @Test
+    void failingMasterHookAbortsTheCheckpointBeforeAnyTaskIsTriggered() {
+        hooks.add(hook("enumerator", checkpointId -> CompletableFuture.failedFuture(new IllegalStateException("no splits"))));
         start(Map.of("execution.checkpointing.tolerable-failed-checkpoints", 5));
         CompletableFuture<CompletedCheckpoint> f = trigger(CheckpointTriggerKind.MANUAL);
         assertThat(reasonOf(f)).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);

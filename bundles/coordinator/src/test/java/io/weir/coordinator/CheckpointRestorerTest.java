@@ -4,13 +4,19 @@ import io.weir.coordinator.standalone.StandaloneCheckpointIDCounter;
 import io.weir.coordinator.standalone.StandaloneCompletedCheckpointStore;
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.MasterState;
+import io.weir.core.coordination.MasterHook;
 import io.weir.core.storage.CheckpointStorage;
 import io.weir.core.storage.CheckpointStreamFactory;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,7 +26,7 @@ class CheckpointRestorerTest {
     private final StandaloneCompletedCheckpointStore store = new StandaloneCompletedCheckpointStore("flight-delays", 1);
     private final StandaloneCheckpointIDCounter counter = new StandaloneCheckpointIDCounter();
     private final CheckpointRestorer restorer = new CheckpointRestorer("flight-delays", store, job.storage, counter,
-            new CheckpointLocationDiscarder("flight-delays", job.storage));
+            new CheckpointLocationDiscarder("flight-delays", job.storage), List.of());
 
     private static CheckpointMetadata metadata(long id) {
         return new CheckpointMetadata(id, "flight-delays", 5_000 + id, false, Map.of());
@@ -87,10 +93,62 @@ class CheckpointRestorerTest {
             }
         };
         CheckpointRestorer restorer = new CheckpointRestorer("flight-delays", store, corrupt, counter,
-                new CheckpointLocationDiscarder("flight-delays", corrupt));
+                new CheckpointLocationDiscarder("flight-delays", corrupt), List.of());
         assertThatThrownBy(restorer::restoreLatest).isInstanceOf(IOException.class)
                 .hasMessage("cannot restore job flight-delays from mem://chk-5")
                 .hasRootCauseMessage("truncated _metadata at mem://chk-5");
         assertThat(counter.get()).isEqualTo(1);
+    }
+
+    @Test
+    void eachMasterHookGetsItsStoredStateAndAHookWithoutStateGetsNull() throws Exception {
+        job.storage.finalized.put(6L, new CheckpointMetadata(6, "flight-delays", 5_006, false, Map.of(),
+                List.of(new MasterState("enumerator", new byte[] {3, 1, 4}))));
+        RestoringHook enumerator = new RestoringHook("enumerator");
+        RestoringHook fresh = new RestoringHook("added-later");
+        CheckpointRestorer withHooks = new CheckpointRestorer("flight-delays", store, job.storage, counter,
+                new CheckpointLocationDiscarder("flight-delays", job.storage), List.of(enumerator, fresh));
+
+        assertThat(withHooks.restoreLatest()).isPresent();
+        assertThat(enumerator.restored).containsExactly("6:[3, 1, 4]");
+        assertThat(fresh.restored).containsExactly("6:null");
+    }
+
+    @Test
+    void stateOfAMasterHookTheJobDoesNotHaveFailsTheRestoreNamingIt() {
+        job.storage.finalized.put(6L, new CheckpointMetadata(6, "flight-delays", 5_006, false, Map.of(),
+                List.of(new MasterState("enumerator", new byte[] {1}), new MasterState("gone", new byte[] {2}))));
+        RestoringHook enumerator = new RestoringHook("enumerator");
+        CheckpointRestorer withHooks = new CheckpointRestorer("flight-delays", store, job.storage, counter,
+                new CheckpointLocationDiscarder("flight-delays", job.storage), List.of(enumerator));
+
+        assertThatThrownBy(withHooks::restoreLatest).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("checkpoint 6 of job flight-delays holds state of master hook(s) [gone]");
+        assertThat(enumerator.restored).as("no hook is restored from a checkpoint that cannot be restored whole").isEmpty();
+    }
+
+    /** Records what it is restored with. */
+    private static final class RestoringHook implements MasterHook {
+        private final String id;
+        final List<String> restored = new ArrayList<>();
+
+        RestoringHook(String id) {
+            this.id = id;
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public CompletableFuture<byte[]> triggerCheckpoint(long checkpointId, long timestamp) {
+            return CompletableFuture.completedFuture(new byte[0]);
+        }
+
+        @Override
+        public void restoreCheckpoint(long checkpointId, byte[] state) {
+            restored.add(checkpointId + ":" + (state == null ? "null" : Arrays.toString(state)));
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.weir.storage.fs;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.MasterState;
 import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorStateHandle;
 import io.weir.core.checkpoint.ChannelStateHandle;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +39,7 @@ public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
     /** The format version this class writes, and the newest it reads. */
-    public static final int CURRENT_VERSION = 2;
+    public static final int CURRENT_VERSION = 3;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
@@ -163,6 +165,16 @@ public final class MetadataSerializer {
                 writeChannelState(e.getValue().resultSubpartitionState(), where, out);
             }
         }
+        // version 3: master hook states, inline, sorted by hook id
+        List<MasterState> masters = new ArrayList<>(m.masterStates());
+        masters.sort(Comparator.comparing(MasterState::hookId));
+        out.writeInt(masters.size());
+        for (MasterState master : masters) {
+            writeString(master.hookId(), out);
+            byte[] bytes = master.bytes();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
     }
 
     /** Version 2: in-flight data of unaligned checkpoints, per channel. */
@@ -227,7 +239,17 @@ public final class MetadataSerializer {
                 throw new IOException("operator " + operatorId + " is listed twice");
             }
         }
-        return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators);
+        List<MasterState> masters = new ArrayList<>();
+        if (version >= 3) {
+            int masterCount = readCount(in, "master state count");
+            for (int i = 0; i < masterCount; i++) {
+                String hookId = readString(in);
+                byte[] bytes = new byte[readCount(in, "size of master state " + hookId)];
+                in.readFully(bytes);
+                masters.add(new MasterState(hookId, bytes));
+            }
+        }
+        return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators, masters);
     }
 
     private static void writeStreamHandle(StreamStateHandle handle, String where, DataOutputStream out) throws IOException {

@@ -3,6 +3,7 @@ package io.weir.storage.fs;
 import io.weir.core.checkpoint.ChannelStateHandle;
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.MasterState;
 import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorStateHandle;
 import io.weir.core.checkpoint.OperatorSubtaskState;
@@ -47,7 +48,8 @@ class MetadataSerializerTest {
         OperatorState stateless = new OperatorState("sink", 1, 128, Map.of(0,
                 new OperatorSubtaskState(List.of(), List.of(), List.of(input), List.of(output))));
         return new CheckpointMetadata(id, job, 1_700_000_000_123L, true,
-                Map.of("source", source, "keyed-count\u00e9", counter, "sink", stateless));
+                Map.of("source", source, "keyed-count\u00e9", counter, "sink", stateless),
+                List.of(new MasterState("split-enumerator", new byte[] {4, 2}), new MasterState("empty-hook", new byte[0])));
     }
 
     /** Renders metadata with array contents, since the records compare arrays by reference. */
@@ -55,6 +57,8 @@ class MetadataSerializerTest {
         StringBuilder sb = new StringBuilder();
         sb.append(m.checkpointId()).append(' ').append(m.jobName()).append(' ').append(m.timestamp()).append(' ')
                 .append(m.isFinal()).append('\n');
+        m.masterStates().stream().sorted(java.util.Comparator.comparing(MasterState::hookId))
+                .forEach(ms -> sb.append("master ").append(ms.hookId()).append(' ').append(Arrays.toString(ms.bytes())).append('\n'));
         for (OperatorState op : new TreeMap<>(m.operatorStates()).values()) {
             sb.append(op.operatorId()).append(' ').append(op.parallelism()).append(' ').append(op.maxParallelism()).append('\n');
             new TreeMap<>(op.subtaskStates()).forEach((i, s) -> {
@@ -91,8 +95,29 @@ class MetadataSerializerTest {
         assertThat(describe(back)).isEqualTo(describe(m));
         assertThat(describe(back)).contains("inline[1, 2, 3, 4, 5]", "offsets=[8, 20, 31]", "empty=[]",
                 "FileStateHandle[path=/tmp/chk-42/b-uuid, size=999999999999]",
-                "input 1 1 inline[0, 0, 0, 1, 7]", "output 0 70000 FileStateHandle[path=/tmp/chk-42/c-uuid, size=70004]");
+                "input 1 1 inline[0, 0, 0, 1, 7]", "output 0 70000 FileStateHandle[path=/tmp/chk-42/c-uuid, size=70004]",
+                "master split-enumerator [4, 2]", "master empty-hook []");
         assertThat(back.stateSize()).isEqualTo(m.stateSize());
+        assertThat(back.masterStates()).containsExactlyInAnyOrderElementsOf(m.masterStates());
+    }
+
+    @Test
+    void version2FileWithoutMasterStatesIsStillRead() throws Exception {
+        CheckpointMetadata m = sampleMetadata("job", 7);
+        CheckpointMetadata withoutMasters = new CheckpointMetadata(m.checkpointId(), m.jobName(), m.timestamp(), m.isFinal(),
+                m.operatorStates());
+        byte[] v3 = serializer.serialize(withoutMasters);
+        // a version 2 body is the version 3 body without its trailing master-state count (0)
+        int body = java.nio.ByteBuffer.wrap(v3, 8, 4).getInt() - 4;
+        java.nio.ByteBuffer v2 = java.nio.ByteBuffer.allocate(MetadataSerializer.HEADER_BYTES + body + MetadataSerializer.TRAILER_BYTES);
+        v2.putInt(MetadataSerializer.MAGIC).putInt(2).putInt(body).put(v3, MetadataSerializer.HEADER_BYTES, body);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(v2.array(), 0, v2.position());
+        v2.putInt((int) crc.getValue());
+
+        CheckpointMetadata back = serializer.deserialize(v2.array(), "v2/_metadata");
+        assertThat(describe(back)).isEqualTo(describe(withoutMasters));
+        assertThat(back.masterStates()).isEmpty();
     }
 
     @Test
