@@ -39,8 +39,10 @@ public interface CheckpointStorage {
     CheckpointMetadata loadCheckpoint(String pointer) throws IOException;
 
     /**
-     * @return the directory of the newest checkpoint of this job whose {@code _metadata} is complete and readable
-     * @throws IOException if the job directory cannot be listed
+     * @return the directory of the newest checkpoint of this job that has a {@code _metadata}, empty if none
+     * @throws IOException if the job directory cannot be listed, or if that newest {@code _metadata}
+     *         cannot be read: the checkpoint completed, so its transactions may be committed, and silently
+     *         restoring an older one would break exactly-once; the message says how to proceed
      */
     Optional<String> findLatestCompletedCheckpoint() throws IOException;
 

@@ -204,8 +204,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
             throw new IOException("cannot list checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
         }
         ids.sort(Comparator.reverseOrder());
-        for (long id : ids) {
-            Path dir = checkpointDirectory(id);
+        for (int i = 0; i < ids.size(); i++) {
+            Path dir = checkpointDirectory(ids.get(i));
             if (!Files.exists(dir.resolve(METADATA_FILE))) {
                 LOG.debug("Skipping {}: no {} (in progress or aborted)", dir, METADATA_FILE);
                 continue;
@@ -214,10 +214,29 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                 loadCheckpoint(dir.toString());
                 return Optional.of(dir.toString());
             } catch (IOException e) {
-                LOG.warn("Skipping checkpoint {} of job {} while looking for the latest: {}", id, jobName, e.getMessage());
+                throw unreadableNewest(ids.get(i), dir, e, olderComplete(ids.subList(i + 1, ids.size())));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A {@code _metadata} is renamed into place only once complete, so an unreadable one belongs to a
+     * checkpoint that completed, and whose transactions may have been committed: restoring an older
+     * checkpoint would write that output again. So the newest is never skipped silently.
+     */
+    private IOException unreadableNewest(long id, Path dir, IOException cause, Optional<Long> older) {
+        String previous = older.map(o -> "To restore from checkpoint " + o + " anyway, accepting that output committed"
+                + " after it is written again, move " + dir + " aside (e.g. mv " + dir + " " + dir + ".corrupt); ").orElse("");
+        return new IOException("the newest completed checkpoint " + id + " of job " + jobName + " cannot be read: "
+                + cause.getMessage() + ". Weir does not fall back to an older checkpoint on its own, since checkpoint "
+                + id + " may already have committed output. " + previous + "to start the job over, delete "
+                + jobDirectory + ".", cause);
+    }
+
+    /** @return the newest of {@code ids} (newest first) whose {@code _metadata} exists */
+    private Optional<Long> olderComplete(List<Long> ids) {
+        return ids.stream().filter(id -> Files.exists(checkpointDirectory(id).resolve(METADATA_FILE))).findFirst();
     }
 
     /** Deletes {@code chk-<id>/} and everything in it; does nothing if it does not exist. */

@@ -183,8 +183,20 @@ class FsCheckpointStorageTest {
     }
 
     @Test
-    void findLatestSkipsCorruptNewestAndIncompleteCheckpoints() throws IOException {
+    void findLatestSkipsIncompleteCheckpointsAndComparesIdsAsNumbers() throws IOException {
         assertThat(storage.findLatestCompletedCheckpoint()).isEmpty();
+        for (long id : new long[] {2, 10}) {
+            storage.initCheckpoint(id);
+            storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", id));
+        }
+        storage.initCheckpoint(12); // in progress: no _metadata
+
+        // chk-10 beats chk-2 numerically although "chk-2" sorts after "chk-10" as text.
+        assertThat(storage.findLatestCompletedCheckpoint()).contains(storage.checkpointDirectory(10).toString());
+    }
+
+    @Test
+    void corruptNewestCheckpointIsAnErrorNotASilentFallbackThatWouldRepeatCommittedOutput() throws IOException {
         for (long id : new long[] {2, 10, 11}) {
             storage.initCheckpoint(id);
             storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", id));
@@ -194,8 +206,26 @@ class FsCheckpointStorageTest {
         byte[] bytes = Files.readAllBytes(newest);
         Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
 
-        // chk-10 beats chk-2 numerically although "chk-2" sorts after "chk-10" as text.
+        assertThatThrownBy(storage::findLatestCompletedCheckpoint).isInstanceOf(IOException.class)
+                .hasMessageContaining("the newest completed checkpoint 11 of job")
+                .hasMessageContaining("is truncated")
+                .hasMessageContaining("To restore from checkpoint 10 anyway")
+                .hasMessageContaining("mv " + storage.checkpointDirectory(11));
+
+        // what the message suggests works: moved aside, checkpoint 10 is the newest
+        Files.move(storage.checkpointDirectory(11), storage.checkpointDirectory(11).resolveSibling("chk-11.corrupt"));
         assertThat(storage.findLatestCompletedCheckpoint()).contains(storage.checkpointDirectory(10).toString());
+    }
+
+    @Test
+    void corruptOnlyCheckpointSaysHowToStartOver() throws IOException {
+        storage.initCheckpoint(3);
+        String pointer = storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", 3));
+        Files.write(Path.of(pointer, "_metadata"), new byte[] {1, 2, 3});
+
+        assertThatThrownBy(storage::findLatestCompletedCheckpoint).isInstanceOf(IOException.class)
+                .hasMessageContaining("checkpoint 3").hasMessageContaining("to start the job over, delete")
+                .hasMessageNotContaining("anyway");
     }
 
     @Test
