@@ -103,6 +103,15 @@ class KeyedAggregateTest {
     }
 
     @Test
+    void misspeltFieldOfAnAggregateIsAConfigErrorListingTheFields() {
+        PluginConfig config = config(Map.of("key", "origin", "aggregates",
+                List.of(Map.of("fn", "avg", "field", "delay", "as", "avg_delay", "feild", "x"))));
+
+        assertThatThrownBy(() -> new KeyedAggregateFactory().outputSchema(config, INPUT))
+                .hasMessage("operators[1].config.aggregates[0].feild is not a field of an aggregate; its fields: [fn, field, as]");
+    }
+
+    @Test
     void sumOfAStringFieldIsAConfigErrorNamingTheAggregate() {
         PluginConfig config = config(Map.of("key", "delay", "aggregates",
                 List.of(Map.of("fn", "count"), Map.of("fn", "sum", "field", "origin"))));

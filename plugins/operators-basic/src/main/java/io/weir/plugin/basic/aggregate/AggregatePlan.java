@@ -27,6 +27,9 @@ import java.util.Set;
  * not be modified after they were stored).
  */
 public final class AggregatePlan {
+    /** The fields an entry of {@code aggregates} may have. */
+    private static final List<String> AGGREGATE_FIELDS = List.of("fn", "field", "as");
+
     private final Schema output;
     private final Schema accumulator;
     private final int[] keyPositions;
@@ -119,6 +122,11 @@ public final class AggregatePlan {
             String at = "aggregates[" + j + "]";
             if (!(list.get(j) instanceof Map<?, ?> m)) {
                 throw config.error(at, "must be an object, got " + list.get(j));
+            }
+            for (Object k : m.keySet()) {
+                if (!AGGREGATE_FIELDS.contains(k)) {
+                    throw config.error(at + "." + k, "is not a field of an aggregate; its fields: " + AGGREGATE_FIELDS);
+                }
             }
             AggregateFunction fn;
             try {
