@@ -97,6 +97,19 @@ class JobSpecParserBadInputTest {
     }
 
     @Test
+    void failureInjectionMustNameAnOperatorOrSinkOfTheJob() {
+        String job = "{\"name\": \"j\", \"operators\": [{\"id\": \"a\", \"type\": \"datagen\"},"
+                + " {\"id\": \"b\", \"type\": \"discard\", \"inputs\": [\"a\"]}]}";
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "nosuch")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("--set debug.inject-failure.operator=nosuch: debug.inject-failure.operator names 'nosuch',"
+                        + " which is not an operator of this job; known: [a, b]");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "a")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("debug.inject-failure.operator names source 'a'");
+    }
+
+    @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)

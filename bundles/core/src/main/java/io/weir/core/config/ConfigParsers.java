@@ -14,6 +14,10 @@ final class ConfigParsers {
 
     static long parseLong(Object v) {
         if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            if (Math.abs(n.doubleValue()) >= 0x1p63) {
+                throw new IllegalArgumentException("expected a whole number between " + Long.MIN_VALUE + " and "
+                        + Long.MAX_VALUE + ", got " + v);
+            }
             return n.longValue();
         }
         try {
@@ -31,14 +35,18 @@ final class ConfigParsers {
         if (!m.matches()) {
             throw new IllegalArgumentException("expected a duration such as '500 ms', '5 s' or '10 min', got '" + v + "'");
         }
-        long amount = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "ms" : m.group(2);
-        return switch (unit.charAt(0)) {
-            case 'm' -> unit.startsWith("mi") && !unit.startsWith("mil") ? amount * 60_000 : amount;
-            case 's' -> amount * 1000;
-            case 'h' -> amount * 3_600_000;
-            default -> amount;
+        long msPerUnit = switch (unit.charAt(0)) {
+            case 'm' -> unit.startsWith("mi") && !unit.startsWith("mil") ? 60_000 : 1;
+            case 's' -> 1000;
+            case 'h' -> 3_600_000;
+            default -> 1;
         };
+        try {
+            return Math.multiplyExact(Long.parseLong(m.group(1)), msPerUnit);
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new IllegalArgumentException("duration '" + v + "' is too long: at most " + Long.MAX_VALUE + " ms");
+        }
     }
 
     static boolean parseBoolean(Object v) {

@@ -168,8 +168,27 @@ public final class JobSpecParser {
                 }
             }
         }
+        checkFailureInjection(config, overrides, byId);
         List<RawOperator> order = topologicalOrder(byId);
         return buildGraph(name, config, order, byId);
+    }
+
+    /** {@code debug.inject-failure.operator} must name an operator or sink of this job (sources have no record hook). */
+    private static void checkFailureInjection(Configuration config, Map<String, String> overrides, Map<String, RawOperator> byId)
+            throws InvalidJobException {
+        String target = config.get(ExecutionOptions.INJECT_FAILURE_OPERATOR);
+        if (target == null) {
+            return;
+        }
+        RawOperator op = byId.get(target);
+        String subject = optionSubject(ExecutionOptions.INJECT_FAILURE_OPERATOR.key(), overrides);
+        if (op == null) {
+            throw new InvalidJobException(subject + " names '" + target + "', which is not an operator of this job; known: " + byId.keySet());
+        }
+        if (op.kind == VertexKind.SOURCE) {
+            throw new InvalidJobException(subject + " names source '" + target + "'; failures can be injected into"
+                    + " operators and sinks (they fail while processing a record), name one downstream of it");
+        }
     }
 
     private Configuration parseConfig(JsonObject root, Map<String, String> overrides, Path baseDirectory) throws InvalidJobException {
