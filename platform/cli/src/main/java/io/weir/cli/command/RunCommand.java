@@ -159,10 +159,16 @@ public final class RunCommand {
         }
     }
 
-    private static String describe(Throwable t) {
-        StringBuilder sb = new StringBuilder(String.valueOf(t));
+    /**
+     * The failure and its causes on one line; a plain {@code Exception} is shown by its message only, and a
+     * cause whose message the line already holds (wrappers repeat it) is left out.
+     */
+    static String describe(Throwable t) {
+        StringBuilder sb = new StringBuilder(t.getClass() == Exception.class && t.getMessage() != null ? t.getMessage() : String.valueOf(t));
         for (Throwable c = t.getCause(); c != null && c != t; c = c.getCause()) {
-            sb.append("; caused by ").append(c);
+            if (c.getMessage() == null || !sb.toString().contains(c.getMessage())) {
+                sb.append("; caused by ").append(c);
+            }
             if (c.getCause() == c) {
                 break;
             }

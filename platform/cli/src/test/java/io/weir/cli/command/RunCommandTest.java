@@ -136,6 +136,16 @@ class RunCommandTest {
     }
 
     @Test
+    void failureMessageShowsARepeatedCauseOnce() {
+        IllegalArgumentException root = new IllegalArgumentException("file x record 3: bad value");
+        Exception wrapped = new Exception("Job demo failed after 3 restart(s): " + root.getMessage(),
+                new RuntimeException("task failed", root));
+
+        assertThat(RunCommand.describe(wrapped)).isEqualTo("Job demo failed after 3 restart(s): file x record 3: bad value;"
+                + " caused by java.lang.RuntimeException: task failed");
+    }
+
+    @Test
     void interruptCancelsTheJobAndExits130() throws Exception {
         Path file = job(GOOD_JOB);
         AtomicInteger rc = new AtomicInteger(-1);

@@ -48,6 +48,8 @@ final class JsonRecordReader implements Closeable {
     /** The layout found at the start of the file; null until the first record is requested. */
     private JsonFormat layout;
     /** Index of the next record (records returned or skipped so far). */
+    /** What a reader of a malformed-record error should do; records are numbered from 1 in messages. */
+    private static final String FIX = "; fix or remove that record, then run the job again (it resumes from its last checkpoint)";
     private long recordIndex;
     private boolean exhausted;
 
@@ -484,14 +486,14 @@ final class JsonRecordReader implements Closeable {
     }
 
     private MalformedRecordException mismatch(int index, String found) {
-        return new MalformedRecordException("file " + file + " record " + recordIndex + ": field '"
+        return new MalformedRecordException("file " + file + " record " + (recordIndex + 1) + ": field '"
                 + schema.field(index).name() + "' expects " + types[index].name().toLowerCase(java.util.Locale.ROOT)
-                + " but found " + found + " (near character offset " + (bufferStart + pos) + ")");
+                + " but found " + found + " (near character offset " + (bufferStart + pos) + ")" + FIX);
     }
 
     private MalformedRecordException syntax(String problem, int found) {
         String what = found == EOF ? "end of file" : "'" + (char) found + "'";
-        return new MalformedRecordException("file " + file + " record " + recordIndex + ": " + problem
-                + ", found " + what + " at character offset " + (bufferStart + pos));
+        return new MalformedRecordException("file " + file + " record " + (recordIndex + 1) + ": " + problem
+                + ", found " + what + " at character offset " + (bufferStart + pos) + FIX);
     }
 }

@@ -107,7 +107,7 @@ class FileSourceReaderTest {
     }
 
     @Test
-    void valueOfWrongTypeFailsNamingFileRecordIndexAndField() throws Exception {
+    void valueOfWrongTypeFailsNamingFileRecordNumberFromOneAndField() throws Exception {
         Path file = write("bad.jsonl", """
                 {"origin":"A","delay":1}
                 {"origin":"B","delay":2}
@@ -118,8 +118,9 @@ class FileSourceReaderTest {
         assertThatThrownBy(() -> drain(reader, InMemoryOperatorContext.fresh(0, 1), Integer.MAX_VALUE))
                 .isInstanceOf(MalformedRecordException.class)
                 .hasMessageContaining(file.toString())
-                .hasMessageContaining("record 2")
-                .hasMessageContaining("field 'delay' expects long but found string \"abc\"");
+                .hasMessageContaining("record 3:")
+                .hasMessageContaining("field 'delay' expects long but found string \"abc\"")
+                .hasMessageContaining("fix or remove that record");
     }
 
     @Test
