@@ -94,6 +94,7 @@ class JobSpecParserBadInputTest {
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageStartingWith("job file is not valid JSON at line 1");
         assertThat(parser.parse(job + " \n\n", tmp, Map.of()).name()).as("trailing white space is fine").isEqualTo("j");
+        assertThat(parser.parse("\uFEFF" + job, tmp, Map.of()).name()).as("so is a byte order mark").isEqualTo("j");
     }
 
     @Test

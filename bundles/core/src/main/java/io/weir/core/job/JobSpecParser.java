@@ -112,6 +112,9 @@ public final class JobSpecParser {
      * @throws InvalidJobException naming the bad field
      */
     public JobGraph parse(String text, Path baseDirectory, Map<String, String> overrides) throws InvalidJobException {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1); // a UTF-8 byte order mark, as some editors write: not part of the JSON
+        }
         if (text.isBlank()) {
             throw new InvalidJobException("job file is empty; expected a JSON object with name and operators");
         }

@@ -76,6 +76,9 @@ public final class RunCommand {
         String text;
         try {
             text = Files.readString(file);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            err.println("error: job file " + file + " is not UTF-8 text; a job file is a JSON object (see docs/job-format.md)");
+            return ExitCodes.USAGE;
         } catch (IOException e) {
             err.println("error: cannot read job file " + file + ": " + e);
             return ExitCodes.USAGE;

@@ -136,6 +136,15 @@ class RunCommandTest {
     }
 
     @Test
+    void jobFileThatIsNotTextExitsTwoSayingSo() throws IOException {
+        Path binary = dir.resolve("plugin.jar");
+        Files.write(binary, new byte[] {(byte) 0x50, (byte) 0x4B, 3, 4, (byte) 0xC3, (byte) 0x28, 0, (byte) 0xFF});
+
+        assertThat(command.run(binary, Map.of())).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("is not UTF-8 text; a job file is a JSON object");
+    }
+
+    @Test
     void failureMessageShowsARepeatedCauseOnce() {
         IllegalArgumentException root = new IllegalArgumentException("file x record 3: bad value");
         Exception wrapped = new Exception("Job demo failed after 3 restart(s): " + root.getMessage(),
