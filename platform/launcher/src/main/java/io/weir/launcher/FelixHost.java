@@ -41,6 +41,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class FelixHost {
     private static final Logger LOG = LoggerFactory.getLogger(FelixHost.class);
+    /** How long {@link #stop()} waits for starting bundles to finish before stopping, in ms. */
+    private static final long SETTLE_TIMEOUT_MS = 5_000;
     /** How long {@link #stop()} waits for the framework to stop, in ms. */
     static final long STOP_TIMEOUT_MS = 10_000;
 
@@ -159,6 +161,7 @@ public final class FelixHost {
         stopped = true;
         long t0 = System.nanoTime();
         try {
+            awaitNoBundleStarting();
             framework.stop();
             FrameworkEvent ev = framework.waitForStop(STOP_TIMEOUT_MS);
             if (ev.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
@@ -172,6 +175,37 @@ public final class FelixHost {
         }
         deleteRecursively(storage);
         LOG.debug("Felix stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * FileInstall starts plugin bundles asynchronously; a command that ends quickly (a bad job file) can
+     * reach {@link #stop()} while one is still STARTING, and Felix then fails to stop it with an error on
+     * stdout. So stop stops FileInstall first (no new starts), then waits, up to
+     * {@value #SETTLE_TIMEOUT_MS} ms, until no bundle is starting.
+     */
+    private void awaitNoBundleStarting() throws InterruptedException {
+        // first FileInstall itself, so that it starts no further plugin bundle while we wait
+        for (Bundle b : framework.getBundleContext().getBundles()) {
+            if ("org.apache.felix.fileinstall".equals(b.getSymbolicName()) && b.getState() == Bundle.ACTIVE) {
+                try {
+                    b.stop();
+                } catch (BundleException | IllegalStateException e) {
+                    LOG.debug("Stopping FileInstall before the framework failed: {}", e.toString());
+                }
+            }
+        }
+        long deadline = System.nanoTime() + SETTLE_TIMEOUT_MS * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            boolean starting = false;
+            for (Bundle b : framework.getBundleContext().getBundles()) {
+                starting |= b.getState() == Bundle.STARTING;
+            }
+            if (!starting) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        LOG.debug("Stopping the OSGi framework with bundles still starting after {} ms", SETTLE_TIMEOUT_MS);
     }
 
     private void onFrameworkEvent(FrameworkEvent event) {
