@@ -69,7 +69,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         try {
             Files.createDirectories(jobDirectory);
         } catch (IOException e) {
-            throw new IOException("cannot create checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
+            throw new IOException("cannot create checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e
+                    + "; set execution.checkpointing.dir to a directory Weir can create and write", e);
         }
         if (!Files.isWritable(jobDirectory)) {
             throw new IOException("checkpoint directory " + jobDirectory + " of job " + jobName + " is not writable");

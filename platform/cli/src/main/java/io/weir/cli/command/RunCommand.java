@@ -88,7 +88,8 @@ public final class RunCommand {
             availability.await(JobTypes.named(text, json), pluginWait);
             job = new JobSpecParser(plugins, json).parse(text, file.getParent(), overrides);
         } catch (InvalidJobException e) {
-            err.println("error: " + e.getMessage() + " (in " + file + ")");
+            // an error in a --set value is not in the job file
+            err.println("error: " + e.getMessage() + (e.getMessage().startsWith("--set ") ? "" : " (in " + file + ")"));
             return ExitCodes.USAGE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -92,7 +92,8 @@ class RunCommandTest {
         int rc = command.run(job(GOOD_JOB), Map.of("no.such.option", "1"));
 
         assertThat(rc).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("--set no.such.option=1: no.such.option is not a known option");
+        assertThat(err()).contains("--set no.such.option=1: no.such.option is not a known option")
+                .as("the bad value is on the command line, not in the job file").doesNotContain("(in ");
         assertThat(engine.submitted).isNull();
     }
 

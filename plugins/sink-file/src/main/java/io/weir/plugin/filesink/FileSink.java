@@ -257,6 +257,9 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         }
         try {
             e.writer.close();
+        } catch (java.nio.channels.ClosedByInterruptException ex) {
+            // the task is being cancelled (failover, shutdown): the file is left for abortLeftovers
+            LOG.debug("{} closed a transaction file while cancelled: {}", describe(), ex.toString());
         } catch (IOException ex) {
             LOG.warn("{} failed to close a transaction file: {}", describe(), ex.toString());
         }
