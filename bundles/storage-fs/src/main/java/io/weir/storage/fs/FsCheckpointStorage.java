@@ -232,7 +232,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         return new IOException("the newest completed checkpoint " + id + " of job " + jobName + " cannot be read: "
                 + cause.getMessage() + ". Weir does not fall back to an older checkpoint on its own, since checkpoint "
                 + id + " may already have committed output. " + previous + "to start the job over, delete "
-                + jobDirectory + ".", cause);
+                + jobDirectory + " and the output its sinks committed.", cause);
     }
 
     /** @return the newest of {@code ids} (newest first) whose {@code _metadata} exists */

@@ -76,6 +76,9 @@ public final class RunCommand {
         String text;
         try {
             text = Files.readString(file);
+            if (text.startsWith("\uFEFF")) {
+                text = text.substring(1); // a UTF-8 byte order mark, as some editors write; not part of the JSON
+            }
         } catch (java.nio.charset.CharacterCodingException e) {
             err.println("error: job file " + file + " is not UTF-8 text; a job file is a JSON object (see docs/job-format.md)");
             return ExitCodes.USAGE;

@@ -137,6 +137,17 @@ class RunCommandTest {
     }
 
     @Test
+    void jobFileWithAByteOrderMarkRunsLikeOneWithout() throws IOException {
+        Path file = job(GOOD_JOB);
+        Files.writeString(file, "\uFEFF" + Files.readString(file));
+        engine.result.complete(new JobResult("demo", JobStatus.FINISHED, null, 0, checkpoint(1)));
+
+        assertThat(command.run(file, Map.of())).isEqualTo(ExitCodes.OK);
+        assertThat(awaitedTypes).as("the plugin types are read past the mark").containsExactlyInAnyOrder("numbers", "discard");
+        assertThat(engine.submitted).isNotNull();
+    }
+
+    @Test
     void jobFileThatIsNotTextExitsTwoSayingSo() throws IOException {
         Path binary = dir.resolve("plugin.jar");
         Files.write(binary, new byte[] {(byte) 0x50, (byte) 0x4B, 3, 4, (byte) 0xC3, (byte) 0x28, 0, (byte) 0xFF});
