@@ -101,21 +101,35 @@ final class CheckpointRestorer {
         }
     }
 
-    /** @return the storage's newest complete checkpoint, added to the store; empty if there is none */
+    /**
+     * @return the storage's newest complete checkpoint; it and up to {@code num-retained − 1} older ones are
+     *         added to the store, oldest first, so that they are subsumed (and discarded) in order later.
+     *         Empty if there is none
+     */
     private Optional<CompletedCheckpoint> loadLatestFromStorage() throws Exception {
-        Optional<String> pointer = storage.findLatestCompletedCheckpoint();
-        if (pointer.isEmpty()) {
+        List<String> pointers = storage.findRetainedCheckpoints(store.getMaxNumberOfRetainedCheckpoints());
+        if (pointers.isEmpty()) {
             return Optional.empty();
         }
+        for (int i = pointers.size() - 1; i >= 1; i--) {
+            try {
+                store.addCheckpointAndSubsumeOldest(load(pointers.get(i)), discarder::discardSubsumed);
+            } catch (IOException e) {
+                LOG.warn("Older checkpoint {} of job {} is not kept as retained: {}", pointers.get(i), jobName, e.getMessage());
+            }
+        }
+        CompletedCheckpoint latest = load(pointers.get(0));
+        store.addCheckpointAndSubsumeOldest(latest, discarder::discardSubsumed);
+        return Optional.of(latest);
+    }
+
+    private CompletedCheckpoint load(String pointer) throws IOException {
         CheckpointMetadata metadata;
         try {
-            metadata = storage.loadCheckpoint(pointer.get());
+            metadata = storage.loadCheckpoint(pointer);
         } catch (IOException e) {
-            throw new IOException("cannot restore job " + jobName + " from " + pointer.get(), e);
+            throw new IOException("cannot restore job " + jobName + " from " + pointer, e);
         }
-        CompletedCheckpoint cp = new CompletedCheckpoint(metadata.checkpointId(), metadata.timestamp(),
-                metadata.timestamp(), pointer.get(), metadata);
-        store.addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
-        return Optional.of(cp);
+        return new CompletedCheckpoint(metadata.checkpointId(), metadata.timestamp(), metadata.timestamp(), pointer, metadata);
     }
 }

@@ -51,6 +51,24 @@ class CheckpointRestorerTest {
     }
 
     @Test
+    void olderCheckpointsOnDiskBecomeRetainedSoTheyAreSubsumedAndDiscardedInOrder() throws Exception {
+        StandaloneCompletedCheckpointStore keepThree = new StandaloneCompletedCheckpointStore("flight-delays", 3);
+        for (long id : new long[] {1, 2, 3, 4}) {
+            job.storage.finalized.put(id, metadata(id));
+        }
+        CheckpointRestorer restorer = new CheckpointRestorer("flight-delays", keepThree, job.storage, counter,
+                new CheckpointLocationDiscarder("flight-delays", job.storage), List.of());
+
+        assertThat(restorer.restoreLatest().orElseThrow().checkpointId()).isEqualTo(4);
+        assertThat(keepThree.getAllCheckpoints()).extracting(CompletedCheckpoint::checkpointId).containsExactly(2L, 3L, 4L);
+
+        keepThree.addCheckpointAndSubsumeOldest(new CompletedCheckpoint(5, 1, 2, "mem://chk-5", metadata(5)),
+                new CheckpointLocationDiscarder("flight-delays", job.storage)::discardSubsumed);
+        assertThat(job.eventsStartingWith("discard ")).as("the oldest retained one goes when a new one completes")
+                .containsExactly("discard 2");
+    }
+
+    @Test
     void storeWinsOverStorageAndTheCounterNeverMovesBack() throws Exception {
         job.storage.finalized.put(9L, metadata(9));
         CompletedCheckpoint inStore = new CompletedCheckpoint(4, 1, 2, "mem://chk-4", metadata(4));

@@ -195,6 +195,12 @@ final class FakeJob {
         }
 
         @Override
+        public List<String> findRetainedCheckpoints(int max) {
+            return finalized.keySet().stream().sorted(java.util.Comparator.reverseOrder()).limit(max)
+                    .map(id -> "mem://chk-" + id).toList();
+        }
+
+        @Override
         public void discardCheckpoint(long checkpointId) {
             events.add("discard " + checkpointId);
             finalized.remove(checkpointId);

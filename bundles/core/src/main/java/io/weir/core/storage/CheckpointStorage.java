@@ -3,6 +3,7 @@ package io.weir.core.storage;
 import io.weir.core.checkpoint.CheckpointMetadata;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -45,6 +46,19 @@ public interface CheckpointStorage {
      *         restoring an older one would break exactly-once; the message says how to proceed
      */
     Optional<String> findLatestCompletedCheckpoint() throws IOException;
+
+    /**
+     * The checkpoints a restarted job keeps as its retained ones (PROTOCOL.md §7, {@code num-retained}), so
+     * that they are subsumed and discarded in order instead of staying on disk forever.
+     *
+     * @param max how many to return at most, ≥ 1
+     * @return pointers of up to {@code max} newest checkpoints that have a {@code _metadata}, newest first;
+     *         the first is {@link #findLatestCompletedCheckpoint()}'s (the default returns only that one)
+     * @throws IOException as {@link #findLatestCompletedCheckpoint()}
+     */
+    default List<String> findRetainedCheckpoints(int max) throws IOException {
+        return findLatestCompletedCheckpoint().map(List::of).orElse(List.of());
+    }
 
     /** Deletes a checkpoint's directory (subsumed, aborted or expired); logs and swallows nothing silently. */
     void discardCheckpoint(long checkpointId) throws IOException;

@@ -187,24 +187,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
      */
     @Override
     public Optional<String> findLatestCompletedCheckpoint() throws IOException {
-        List<Long> ids = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {
-            for (Path d : dirs) {
-                Matcher m = CHECKPOINT_DIR.matcher(d.getFileName().toString());
-                if (m.matches() && Files.isDirectory(d)) {
-                    try {
-                        ids.add(Long.parseLong(m.group(1)));
-                    } catch (NumberFormatException e) {
-                        LOG.warn("Ignoring directory {} of job {}: id out of range", d, jobName);
-                    }
-                }
-            }
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            throw new IOException("cannot list checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
-        }
-        ids.sort(Comparator.reverseOrder());
+        List<Long> ids = idsNewestFirst();
         for (int i = 0; i < ids.size(); i++) {
             Path dir = checkpointDirectory(ids.get(i));
             if (!Files.exists(dir.resolve(METADATA_FILE))) {
@@ -219,6 +202,52 @@ public final class FsCheckpointStorage implements CheckpointStorage {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>The newest is checked as {@link #findLatestCompletedCheckpoint()} does; older ones are only
+     * required to have a {@code _metadata} (the restorer reads them).
+     */
+    @Override
+    public List<String> findRetainedCheckpoints(int max) throws IOException {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1, got " + max);
+        }
+        if (findLatestCompletedCheckpoint().isEmpty()) {
+            return List.of();
+        }
+        List<String> pointers = new ArrayList<>();
+        for (long id : idsNewestFirst()) {
+            Path dir = checkpointDirectory(id);
+            if (pointers.size() < max && Files.exists(dir.resolve(METADATA_FILE))) {
+                pointers.add(dir.toString());
+            }
+        }
+        return pointers;
+    }
+
+    /** @return the ids of the {@code chk-<id>} directories of this job, newest first */
+    private List<Long> idsNewestFirst() throws IOException {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {
+            for (Path d : dirs) {
+                Matcher m = CHECKPOINT_DIR.matcher(d.getFileName().toString());
+                if (m.matches() && Files.isDirectory(d)) {
+                    try {
+                        ids.add(Long.parseLong(m.group(1)));
+                    } catch (NumberFormatException e) {
+                        LOG.warn("Ignoring directory {} of job {}: id out of range", d, jobName);
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new IOException("cannot list checkpoint directory " + jobDirectory + " of job " + jobName + ": " + e, e);
+        }
+        ids.sort(Comparator.reverseOrder());
+        return ids;
     }
 
     /**

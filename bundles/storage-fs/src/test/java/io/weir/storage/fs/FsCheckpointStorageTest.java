@@ -196,6 +196,20 @@ class FsCheckpointStorageTest {
     }
 
     @Test
+    void retainedCheckpointsAreTheNewestCompleteOnesNewestFirst() throws IOException {
+        assertThat(storage.findRetainedCheckpoints(3)).isEmpty();
+        for (long id : new long[] {2, 9, 10, 11}) {
+            storage.initCheckpoint(id);
+            storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", id));
+        }
+        storage.initCheckpoint(12); // in progress: no _metadata
+
+        assertThat(storage.findRetainedCheckpoints(3)).containsExactly(storage.checkpointDirectory(11).toString(),
+                storage.checkpointDirectory(10).toString(), storage.checkpointDirectory(9).toString());
+        assertThat(storage.findRetainedCheckpoints(1)).containsExactly(storage.checkpointDirectory(11).toString());
+    }
+
+    @Test
     void corruptNewestCheckpointIsAnErrorNotASilentFallbackThatWouldRepeatCommittedOutput() throws IOException {
         for (long id : new long[] {2, 10, 11}) {
             storage.initCheckpoint(id);
