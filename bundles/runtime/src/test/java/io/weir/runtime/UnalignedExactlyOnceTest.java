@@ -45,13 +45,8 @@ class UnalignedExactlyOnceTest {
     @Test
     void flightJobRestoredFromUnalignedCheckpointWithInflightDataIsExactlyOnce() throws Exception {
         Path out = tmp.resolve("out");
-        JobRun run = JobRun.run(engine, FlightData.job(tmp.resolve("checkpoints"), 1, 3000, 1, out), tmp, Map.of(
-                "execution.checkpointing.unaligned.enabled", "true",
-                "execution.checkpointing.interval", "30 ms",
-                "restart-strategy.fixed-delay.delay", "10 ms",
-                "debug.inject-failure.operator", "per-origin",
-                "debug.inject-failure.after-records", "800",
-                "debug.inject-failure.after-checkpoints", "1"));
+        JobRun run = JobRun.run(engine, FlightData.job(tmp.resolve("checkpoints"), 1, 3000, 1, out), tmp,
+                unalignedFailing("per-origin", 800));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -62,13 +57,7 @@ class UnalignedExactlyOnceTest {
     @Test
     void backpressureJobRestoredFromUnalignedCheckpointIsExactlyOnce() throws Exception {
         Path out = tmp.resolve("out");
-        JobRun run = JobRun.run(engine, datagenJob(out, 3000), tmp, Map.of(
-                "execution.checkpointing.unaligned.enabled", "true",
-                "execution.checkpointing.interval", "30 ms",
-                "restart-strategy.fixed-delay.delay", "10 ms",
-                "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700",
-                "debug.inject-failure.after-checkpoints", "1"));
+        JobRun run = JobRun.run(engine, datagenJob(out, 3000), tmp, unalignedFailing("counter", 700));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -79,14 +68,8 @@ class UnalignedExactlyOnceTest {
     @Test
     void checkpointsSwitchedByTheAlignedTimeoutRestoreExactlyOnce() throws Exception {
         Path out = tmp.resolve("out");
-        JobRun run = JobRun.run(engine, datagenJob(out, 3000), tmp, Map.of(
-                "execution.checkpointing.unaligned.enabled", "true",
-                "execution.checkpointing.aligned-checkpoint-timeout", "5 ms",
-                "execution.checkpointing.interval", "30 ms",
-                "restart-strategy.fixed-delay.delay", "10 ms",
-                "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700",
-                "debug.inject-failure.after-checkpoints", "1"));
+        JobRun run = JobRun.run(engine, datagenJob(out, 3000), tmp,
+                unalignedFailing("counter", 700, "execution.checkpointing.aligned-checkpoint-timeout", "5 ms"));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -110,13 +93,7 @@ class UnalignedExactlyOnceTest {
                     "config": {"path": "%s"}}
                  ]}
                 """.formatted(tmp.resolve("checkpoints"), out);
-        JobRun run = JobRun.run(engine, job, tmp, Map.of(
-                "execution.checkpointing.unaligned.enabled", "true",
-                "execution.checkpointing.interval", "30 ms",
-                "restart-strategy.fixed-delay.delay", "10 ms",
-                "debug.inject-failure.operator", "proj",
-                "debug.inject-failure.after-records", "700",
-                "debug.inject-failure.after-checkpoints", "1"));
+        JobRun run = JobRun.run(engine, job, tmp, unalignedFailing("proj", 700));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -150,13 +127,7 @@ class UnalignedExactlyOnceTest {
                    {"id": "sink", "type": "file-2pc", "parallelism": 2, "inputs": ["counter"], "config": {"path": "%s"}}
                  ]}
                 """.formatted(tmp.resolve("checkpoints"), out);
-        JobRun run = JobRun.run(engine, job, tmp, Map.of(
-                "execution.checkpointing.unaligned.enabled", "true",
-                "execution.checkpointing.interval", "30 ms",
-                "restart-strategy.fixed-delay.delay", "10 ms",
-                "debug.inject-failure.operator", "counter",
-                "debug.inject-failure.after-records", "700",
-                "debug.inject-failure.after-checkpoints", "1"));
+        JobRun run = JobRun.run(engine, job, tmp, unalignedFailing("counter", 700));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -183,6 +154,24 @@ class UnalignedExactlyOnceTest {
             assertThat(counts.get(e.getKey())).as("key %s", e.getKey())
                     .containsAll(LongStream.rangeClosed(1, e.getValue()).boxed().toList());
         }
+    }
+
+    /**
+     * Unaligned checkpoints every 30 ms, restarts after 10 ms, and subtask 0 of {@code operator} failing once
+     * after {@code records} records and a completed checkpoint; {@code extra} adds key, value pairs.
+     */
+    private static Map<String, String> unalignedFailing(String operator, int records, String... extra) {
+        Map<String, String> overrides = new java.util.HashMap<>(Map.of(
+                "execution.checkpointing.unaligned.enabled", "true",
+                "execution.checkpointing.interval", "30 ms",
+                "restart-strategy.fixed-delay.delay", "10 ms",
+                "debug.inject-failure.operator", operator,
+                "debug.inject-failure.after-records", String.valueOf(records),
+                "debug.inject-failure.after-checkpoints", "1"));
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            overrides.put(extra[i], extra[i + 1]);
+        }
+        return overrides;
     }
 
     private static void assertRestoredFromUnalignedCheckpointWithInflightData(JobRun run) {
