@@ -187,26 +187,12 @@ public final class FsCheckpointStorage implements CheckpointStorage {
      */
     @Override
     public Optional<String> findLatestCompletedCheckpoint() throws IOException {
-        List<Long> ids = idsNewestFirst();
-        for (int i = 0; i < ids.size(); i++) {
-            Path dir = checkpointDirectory(ids.get(i));
-            if (!Files.exists(dir.resolve(METADATA_FILE))) {
-                LOG.debug("Skipping {}: no {} (in progress or aborted)", dir, METADATA_FILE);
-                continue;
-            }
-            try {
-                loadCheckpoint(dir.toString());
-                return Optional.of(dir.toString());
-            } catch (IOException e) {
-                throw unreadableNewest(ids.get(i), dir, e, olderComplete(ids.subList(i + 1, ids.size())));
-            }
-        }
-        return Optional.empty();
+        return findRetainedCheckpoints(1).stream().findFirst();
     }
 
     /**
      * {@inheritDoc}
-     * <p>The newest is checked as {@link #findLatestCompletedCheckpoint()} does; older ones are only
+     * <p>The newest must load cleanly (see {@link #findLatestCompletedCheckpoint()}); older ones are only
      * required to have a {@code _metadata} (the restorer reads them).
      */
     @Override
@@ -214,15 +200,22 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         if (max < 1) {
             throw new IllegalArgumentException("max must be >= 1, got " + max);
         }
-        if (findLatestCompletedCheckpoint().isEmpty()) {
-            return List.of();
-        }
+        List<Long> ids = idsNewestFirst();
         List<String> pointers = new ArrayList<>();
-        for (long id : idsNewestFirst()) {
-            Path dir = checkpointDirectory(id);
-            if (pointers.size() < max && Files.exists(dir.resolve(METADATA_FILE))) {
-                pointers.add(dir.toString());
+        for (int i = 0; i < ids.size() && pointers.size() < max; i++) {
+            Path dir = checkpointDirectory(ids.get(i));
+            if (!Files.exists(dir.resolve(METADATA_FILE))) {
+                LOG.debug("Skipping {}: no {} (in progress or aborted)", dir, METADATA_FILE);
+                continue;
             }
+            if (pointers.isEmpty()) {
+                try {
+                    loadCheckpoint(dir.toString());
+                } catch (IOException e) {
+                    throw unreadableNewest(ids.get(i), dir, e, olderComplete(ids.subList(i + 1, ids.size())));
+                }
+            }
+            pointers.add(dir.toString());
         }
         return pointers;
     }
