@@ -184,7 +184,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
      * Scans {@code chk-*} directories from the highest id down and returns the first that has a
      * {@code _metadata}; directories without one (in progress or aborted) are skipped. If that
      * {@code _metadata} does not load, an IOException says how to proceed (never a silent fallback
-     * to an older checkpoint, whose output may already be committed again by the newer one).
+     * to an older checkpoint: restoring it would repeat output the newer one may have committed).
      */
     @Override
     public Optional<String> findLatestCompletedCheckpoint() throws IOException {
