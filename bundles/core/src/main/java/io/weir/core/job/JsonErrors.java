@@ -37,6 +37,7 @@ final class JsonErrors {
         String reason;
         Matcher token = INVALID_TOKEN.matcher(message);
         Matcher chr = UNEXPECTED_CHAR.matcher(message);
+        Matcher dup = DUPLICATE_KEY.matcher(message);
         if (token.find()) {
             String found = token.group(1);
             List<String> expected = new ArrayList<>(List.of(token.group(2).split(",\\s*")));
@@ -63,9 +64,7 @@ final class JsonErrors {
             } else {
                 reason = "unexpected character " + character(c);
             }
-        } else if (DUPLICATE_KEY.matcher(message).find()) {
-            Matcher dup = DUPLICATE_KEY.matcher(message);
-            dup.find();
+        } else if (dup.find()) {
             reason = "field '" + dup.group(1) + "' appears twice in the same object (give each field once)";
         } else if (message.startsWith("Expected EOF token")) {
             reason = "more text after the job object ends (one job per file; a stray '}' or a second object?)";
