@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -140,26 +141,39 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
 
     /**
      * {@inheritDoc}
-     * <p>Takes effect on the timer thread after every call made before it; acks that arrive later for
-     * the aborted checkpoints are late acks. The periodic scheduler keeps running.
+     * <p>Acks that arrive later for the aborted checkpoints are late acks. The periodic scheduler keeps
+     * running.
      */
     @Override
     public void abortPendingCheckpoints(CheckpointFailureReason reason) {
         Objects.requireNonNull(reason, "reason");
-        runOnTimer("aborting pending checkpoints", () -> abortAll(reason, null));
+        runOnTimer("aborting pending checkpoints", () -> abortPendingAndQueued(reason));
     }
 
     /**
      * {@inheritDoc}
-     * <p>Reads the completed store, else the storage's newest complete {@code _metadata} (which is then
-     * added to the store), and sets the id counter to the restored id + 1 if it is lower. Runs on the
-     * caller's thread; call it while the scheduler is stopped.
-     *
-     * @throws Exception if the store, the storage or the id counter fails, naming the job
+     * <p>Runs as one task on the timer thread, which is the only thread that completes, aborts or
+     * subsumes checkpoints: a completion queued before this call (the last ack of checkpoint N) is
+     * finished first and N is chosen; an ack queued after it finds N aborted.
      */
     @Override
-    public Optional<CompletedCheckpoint> restoreLatestCheckpoint() throws Exception {
-        return restorer.restoreLatest();
+    public CompletableFuture<Optional<CompletedCheckpoint>> restoreLatestCheckpoint(CheckpointFailureReason reason) {
+        Objects.requireNonNull(reason, "reason");
+        CompletableFuture<Optional<CompletedCheckpoint>> result = new CompletableFuture<>();
+        boolean submitted = runOnTimer("restoring the latest checkpoint", () -> {
+            try {
+                scheduler.stop();
+                abortPendingAndQueued(reason);
+                result.complete(restorer.restoreLatest());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        if (!submitted) {
+            result.completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
+                    "The checkpoint coordinator of job " + jobName + " is shut down.", null));
+        }
+        return result;
     }
 
     /**
@@ -175,12 +189,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         try {
             timer.execute(guardedTimer.guarded("shutting down", () -> {
                 scheduler.stop();
-                // Drain first: aborting frees room, which would otherwise start a queued request.
-                for (CheckpointRequest r : scheduler.drainQueue()) {
-                    r.result().completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
-                            "The checkpoint coordinator of job " + jobName + " is shut down.", null));
-                }
-                abortAll(CheckpointFailureReason.JOB_SHUTTING_DOWN, null);
+                abortPendingAndQueued(CheckpointFailureReason.JOB_SHUTTING_DOWN);
             }));
         } catch (RejectedExecutionException alreadyStopped) {
             LOG.debug("Checkpoint timer of job {} already stopped", jobName);
@@ -335,12 +344,22 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         scheduler.pollQueue();
     }
 
-    private void abortAll(CheckpointFailureReason reason, Throwable cause) {
-        if (!pending.isEmpty()) {
-            LOG.info("Aborting {} pending checkpoints of job {}: {}", pending.size(), jobName, reason.message());
+    /**
+     * Fails every queued request, then aborts every pending checkpoint, with {@code reason}. The queue
+     * is drained first: aborting frees room, which would otherwise start a queued request.
+     */
+    private void abortPendingAndQueued(CheckpointFailureReason reason) {
+        List<CheckpointRequest> queued = scheduler.drainQueue();
+        if (!queued.isEmpty() || !pending.isEmpty()) {
+            LOG.info("Aborting {} pending checkpoints and {} queued checkpoint requests of job {}: {}", pending.size(),
+                    queued.size(), jobName, reason.message());
+        }
+        for (CheckpointRequest r : queued) {
+            r.result().completeExceptionally(new CheckpointException(reason, "(queued " + r.kind()
+                    + " checkpoint request of job " + jobName + ")", null));
         }
         for (PendingCheckpoint p : pending.all()) {
-            abort(p, reason, cause);
+            abort(p, reason, null);
         }
     }
 

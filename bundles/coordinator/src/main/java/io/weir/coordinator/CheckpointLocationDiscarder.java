@@ -12,7 +12,7 @@ import java.util.Objects;
  * Discards a checkpoint's storage location (aborted, expired, late-acked or subsumed checkpoints,
  * PROTOCOL.md §2). Never throws: a failure is logged with the job and checkpoint id, since a
  * leftover directory must not disturb checkpointing. Stateless; called on the checkpoint timer
- * thread, and on the caller's thread during a restore.
+ * thread (also during a restore).
  */
 final class CheckpointLocationDiscarder {
     /** The coordinator's category, so log lines and their configuration stay as they were before the split. */

@@ -23,7 +23,8 @@ import java.util.TreeSet;
  * Finds the checkpoint a job restores from (PROTOCOL.md §2, §7): the completed store first, else the
  * storage's newest complete {@code _metadata} (then added to the store), moves the id counter past
  * the restored id so new checkpoints never reuse it, and hands each master hook its stored state.
- * Stateless; runs on the caller's thread.
+ * Stateless; runs on the checkpoint timer thread (through
+ * {@link CheckpointCoordinator#restoreLatestCheckpoint}), after pending checkpoints are aborted.
  */
 final class CheckpointRestorer {
     /** The coordinator's category, so log lines and their configuration stay as they were before the split. */

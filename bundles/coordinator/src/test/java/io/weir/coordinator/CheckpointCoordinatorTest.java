@@ -49,6 +49,13 @@ class CheckpointCoordinatorTest {
         return coordinator;
     }
 
+    private java.util.Optional<CompletedCheckpoint> restore() {
+        CompletableFuture<java.util.Optional<CompletedCheckpoint>> f =
+                coordinator.restoreLatestCheckpoint(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        timer.runPending();
+        return f.join();
+    }
+
     private CompletableFuture<CompletedCheckpoint> trigger(CheckpointTriggerKind kind) {
         CompletableFuture<CompletedCheckpoint> f = coordinator.triggerCheckpoint(kind);
         timer.runPending();
@@ -463,7 +470,7 @@ class CheckpointCoordinatorTest {
     void restoreFromStorageMovesCounterPastRestoredId() throws Exception {
         job.storage.finalized.put(41L, new CheckpointMetadata(41, "flight-delays", T0, false, Map.of()));
         start(Map.of());
-        CompletedCheckpoint restored = coordinator.restoreLatestCheckpoint().orElseThrow();
+        CompletedCheckpoint restored = restore().orElseThrow();
         assertThat(restored.checkpointId()).isEqualTo(41);
         assertThat(counter.get()).isEqualTo(42);
         assertThat(store.getLatestCheckpoint()).contains(restored);
@@ -475,8 +482,86 @@ class CheckpointCoordinatorTest {
         start(Map.of());
         trigger(CheckpointTriggerKind.MANUAL).join();
         counter.setCount(10);
-        assertThat(coordinator.restoreLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(1L);
+        assertThat(restore()).map(CompletedCheckpoint::checkpointId).contains(1L);
         assertThat(counter.get()).isEqualTo(10);
+    }
+
+    @Test
+    void restoreWaitsForTheCompletionQueuedBeforeItAndChoosesThatCheckpoint() {
+        start(Map.of());
+        job.autoAck = false;
+        CompletableFuture<CompletedCheckpoint> first = trigger(CheckpointTriggerKind.MANUAL);
+        job.ackAll(1);
+        timer.runPending();
+        assertThat(first).isCompleted();
+        trigger(CheckpointTriggerKind.MANUAL);
+        job.ackAll(2); // the last ack of checkpoint 2 is queued: its _metadata is still to be written
+
+        CompletableFuture<java.util.Optional<CompletedCheckpoint>> restore =
+                coordinator.restoreLatestCheckpoint(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        assertThat(restore).as("the restore point is chosen on the coordinator's thread, not the caller's").isNotDone();
+        timer.runPending();
+
+        assertThat(restore.join()).map(CompletedCheckpoint::checkpointId).contains(2L);
+        assertThat(job.storage.finalized).containsKey(2L);
+        assertThat(job.eventsStartingWith("finalize")).containsExactly("finalize 1", "finalize 2");
+    }
+
+    @Test
+    void ackArrivingAfterTheRestoreRequestFindsTheCheckpointAbortedSoItNeverCompletes() {
+        start(Map.of());
+        job.autoAck = false;
+        trigger(CheckpointTriggerKind.MANUAL);
+        job.ackAll(1);
+        timer.runPending();
+        CompletableFuture<CompletedCheckpoint> second = trigger(CheckpointTriggerKind.MANUAL);
+        for (FakeJob.FakeTask t : job.tasks.subList(0, 3)) {
+            job.ack(t.id, 2);
+        }
+        timer.runPending();
+
+        CompletableFuture<java.util.Optional<CompletedCheckpoint>> restore =
+                coordinator.restoreLatestCheckpoint(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        job.ack(job.tasks.get(3).id, 2); // the last ack, in flight when the restore was requested
+        timer.runPending();
+
+        assertThat(restore.join()).map(CompletedCheckpoint::checkpointId).contains(1L);
+        assertThat(reasonOf(second)).isEqualTo(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        assertThat(job.storage.finalized).doesNotContainKey(2L);
+        assertThat(job.eventsStartingWith("finalize")).containsExactly("finalize 1");
+        assertThat(job.eventsStartingWith("discard")).as("the location of 2, again for the late ack's state")
+                .containsExactly("discard 2", "discard 2");
+        assertThat(job.stats.completedIds()).containsExactly(1L);
+        assertThat(job.jobFailures).isEmpty();
+    }
+
+    @Test
+    void failoverFailsQueuedRequestsInsteadOfStartingThemOnTheOldTasks() {
+        start(Map.of("execution.checkpointing.max-concurrent-checkpoints", 1));
+        job.autoAck = false;
+        CompletableFuture<CompletedCheckpoint> pending = trigger(CheckpointTriggerKind.MANUAL);
+        CompletableFuture<CompletedCheckpoint> queuedFinal = trigger(CheckpointTriggerKind.FINAL);
+        assertThat(queuedFinal).isNotDone();
+
+        coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        timer.runPending();
+
+        assertThat(reasonOf(pending)).isEqualTo(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        assertThat(reasonOf(queuedFinal)).isEqualTo(CheckpointFailureReason.JOB_SHUTTING_DOWN);
+        assertThat(job.triggerCount(2)).as("the queued request never started on the old attempt").isZero();
+        job.restartAs(1);
+        job.autoAck = true;
+        assertThat(trigger(CheckpointTriggerKind.MANUAL)).as("nothing blocks the new attempt")
+                .isCompletedWithValueMatching(cp -> cp.checkpointId() == 2);
+        assertThat(job.jobFailures).isEmpty();
+    }
+
+    @Test
+    void restoreAfterShutdownFailsWithJobShuttingDown() {
+        start(Map.of());
+        coordinator.shutdown();
+        assertThat(reasonOf(coordinator.restoreLatestCheckpoint(CheckpointFailureReason.JOB_SHUTTING_DOWN)))
+                .isEqualTo(CheckpointFailureReason.JOB_SHUTTING_DOWN);
     }
 
     @Test

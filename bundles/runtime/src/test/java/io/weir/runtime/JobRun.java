@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 /** Runs a job file to its end on an engine and records what the job reported. */
 final class JobRun implements JobListener {
     final List<CompletedCheckpointStats> completed = new CopyOnWriteArrayList<>();
+    /** The checkpoint id of every restore, in order (first start included). */
+    final List<Long> restoredFrom = new CopyOnWriteArrayList<>();
     /** Checkpoints completed before the first restart, or -1 if there was none. */
     volatile int completedBeforeRestart = -1;
     JobResult result;
@@ -39,6 +41,11 @@ final class JobRun implements JobListener {
     @Override
     public void onCompleted(CompletedCheckpointStats stats) {
         completed.add(stats);
+    }
+
+    @Override
+    public void onRestore(String jobName, long checkpointId, String pointer) {
+        restoredFrom.add(checkpointId);
     }
 
     @Override

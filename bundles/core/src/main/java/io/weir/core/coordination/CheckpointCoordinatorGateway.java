@@ -26,13 +26,31 @@ public interface CheckpointCoordinatorGateway extends CheckpointResponder {
      */
     CompletableFuture<CompletedCheckpoint> triggerCheckpoint(CheckpointTriggerKind kind);
 
-    /** Aborts every pending checkpoint, e.g. on failover; their tasks get notifyCheckpointAborted. */
+    /**
+     * Aborts every pending checkpoint and fails every queued checkpoint request (manual, final) with
+     * {@code reason}, e.g. on failover. Pending checkpoints' tasks get notifyCheckpointAborted; a
+     * queued request is failed rather than started, since it would start on tasks that are going away
+     * (Flink aborts queued requests together with pending ones). Returns at once; takes effect on the
+     * coordinator's thread after every call made before it.
+     */
     void abortPendingCheckpoints(CheckpointFailureReason reason);
 
     /**
-     * @return the checkpoint to restore from (the latest completed); also moves the ID counter past it
+     * Picks the checkpoint to restore from, on the coordinator's thread, once nothing can complete any
+     * more: stops the periodic scheduler, fails queued requests and aborts pending checkpoints with
+     * {@code reason} (acks that arrive later are late acks; their state is discarded), then reads the
+     * latest completed checkpoint (the completed store, else the storage's newest {@code _metadata}),
+     * moves the ID counter past it and restores the master hooks. Every restore goes through here
+     * (first start, failover), so a checkpoint whose {@code _metadata} is being written when the
+     * restore is requested either completes first and is chosen, or is aborted and never completes.
+     * The caller restarts the scheduler once the new attempt's tasks run.
+     *
+     * @param reason why pending checkpoints are aborted; should not be counted (e.g. JOB_SHUTTING_DOWN)
+     * @return completes with the checkpoint (empty if there is none), or exceptionally if the store,
+     *         the storage, the ID counter or a master hook fails (naming the job), or with a
+     *         {@code CheckpointException} (JOB_SHUTTING_DOWN) if the coordinator is shut down
      */
-    Optional<CompletedCheckpoint> restoreLatestCheckpoint() throws Exception;
+    CompletableFuture<Optional<CompletedCheckpoint>> restoreLatestCheckpoint(CheckpointFailureReason reason);
 
     /** Stops the scheduler, aborts pending checkpoints and releases threads. */
     void shutdown();

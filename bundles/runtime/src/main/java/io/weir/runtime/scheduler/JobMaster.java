@@ -170,17 +170,43 @@ public final class JobMaster implements JobHandle, TaskListener {
     public void start() {
         LOG.info("Starting job {}: {}", job.name(), plan.describe());
         executor.execute(() -> {
+            long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
+            flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
+                    timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
+            restoreAndDeploy();
+        });
+    }
+
+    /**
+     * The one restore path (first start and every failover): the coordinator picks the checkpoint on
+     * its own thread once nothing can complete any more (pending checkpoints aborted, queued requests
+     * failed), then the new attempt is deployed from it on the job master thread. Job master thread;
+     * the old attempt's tasks are already cancelled.
+     */
+    private void restoreAndDeploy() {
+        coordinator.restoreLatestCheckpoint(CheckpointFailureReason.JOB_SHUTTING_DOWN).whenComplete((restore, error) -> {
             try {
-                Optional<CompletedCheckpoint> restore = coordinator.restoreLatestCheckpoint();
-                restore.ifPresent(cp -> listener.onRestore(job.name(), cp.checkpointId(), cp.externalPointer()));
-                deploy(restore);
-                long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
-                flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
-                        timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
-            } catch (Throwable t) {
-                terminate(JobStatus.FAILED, t);
+                executor.execute(() -> deployRestored(restore, error));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                LOG.debug("Job {} ended while its restore point was chosen; not deploying", job.name());
             }
         });
+    }
+
+    private void deployRestored(Optional<CompletedCheckpoint> restore, Throwable error) {
+        if (status != JobStatus.CREATED && status != JobStatus.RESTARTING) {
+            return; // cancelled (or failed) while the restore point was chosen
+        }
+        if (error != null) {
+            terminate(JobStatus.FAILED, error);
+            return;
+        }
+        try {
+            restore.ifPresent(cp -> listener.onRestore(job.name(), cp.checkpointId(), cp.externalPointer()));
+            deploy(restore);
+        } catch (Throwable t) {
+            terminate(JobStatus.FAILED, t);
+        }
     }
 
     @Override
@@ -409,15 +435,8 @@ public final class JobMaster implements JobHandle, TaskListener {
                 restartStrategy.maxAttempts(), restartStrategy.delayMs(), cause.toString());
         listener.onRestart(job.name(), restartStrategy.restarts(), cause);
         executor.schedule(() -> {
-            if (status != JobStatus.RESTARTING) {
-                return;
-            }
-            try {
-                Optional<CompletedCheckpoint> restore = coordinator.restoreLatestCheckpoint();
-                restore.ifPresent(cp -> listener.onRestore(job.name(), cp.checkpointId(), cp.externalPointer()));
-                deploy(restore);
-            } catch (Throwable t) {
-                terminate(JobStatus.FAILED, t);
+            if (status == JobStatus.RESTARTING) {
+                restoreAndDeploy();
             }
         }, restartStrategy.delayMs(), TimeUnit.MILLISECONDS);
     }
