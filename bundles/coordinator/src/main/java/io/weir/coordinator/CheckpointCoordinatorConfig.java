@@ -13,7 +13,8 @@ import io.weir.core.coordination.CheckpointTriggerKind;
  *
  * @param intervalMs trigger period in ms; 0 means periodic checkpoints are off
  * @param timeoutMs a pending checkpoint older than this (ms) expires, > 0
- * @param maxConcurrent pending checkpoints at once, ≥ 1
+ * @param maxConcurrent pending checkpoints at once, ≥ 1; exactly 1 for unaligned and aligned-with-timeout
+ *        checkpoints (Flink refuses the combination too)
  * @param minPauseMs gap in ms between the last completion and the next trigger, ≥ 0
  * @param tolerableFailed consecutive counted failures tolerated, ≥ 0
  * @param numRetained completed checkpoints kept, ≥ 1
@@ -32,6 +33,15 @@ record CheckpointCoordinatorConfig(long intervalMs, long timeoutMs, int maxConcu
         require(numRetained >= 1, CheckpointingOptions.NUM_RETAINED.key(), "must be >= 1", numRetained);
         if (options == null || options.isFinal()) {
             throw new IllegalArgumentException("base checkpoint options must be non-final, got " + options);
+        }
+        if (maxConcurrent > 1 && (options.alignment() == CheckpointAlignment.UNALIGNED
+                || options.alignment() == CheckpointAlignment.ALIGNED_WITH_TIMEOUT)) {
+            // As in Flink: a task records one checkpoint's in-flight data at a time, and a newer
+            // barrier overtaking an older one's recording would subsume it at every task.
+            throw new IllegalArgumentException("configuration '" + CheckpointingOptions.MAX_CONCURRENT.key() + "' is "
+                    + maxConcurrent + ", but unaligned checkpoints (" + CheckpointingOptions.UNALIGNED.key() + " or "
+                    + CheckpointingOptions.ALIGNED_TIMEOUT.key() + ") support one checkpoint at a time: set "
+                    + CheckpointingOptions.MAX_CONCURRENT.key() + " to 1 or use aligned checkpoints");
         }
     }
 

@@ -6,6 +6,7 @@ import io.weir.core.config.Configuration;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,5 +45,21 @@ class CheckpointCoordinatorConfigTest {
                 Map.of("execution.checkpointing.max-concurrent-checkpoints", 0))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("execution.checkpointing.max-concurrent-checkpoints");
+    }
+
+    @Test
+    void concurrentUnalignedCheckpointsAreRejectedNamingBothOptions() {
+        for (Map<String, Object> unaligned : List.<Map<String, Object>>of(Map.of("execution.checkpointing.unaligned.enabled", true),
+                Map.of("execution.checkpointing.aligned-checkpoint-timeout", "1 s"))) {
+            Map<String, Object> raw = new java.util.HashMap<>(unaligned);
+            raw.put("execution.checkpointing.max-concurrent-checkpoints", 2);
+            assertThatThrownBy(() -> CheckpointCoordinatorConfig.from(new Configuration(raw)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("execution.checkpointing.max-concurrent-checkpoints")
+                    .hasMessageContaining("execution.checkpointing.unaligned.enabled")
+                    .hasMessageContaining("set execution.checkpointing.max-concurrent-checkpoints to 1");
+        }
+        assertThat(CheckpointCoordinatorConfig.from(new Configuration(Map.of("execution.checkpointing.max-concurrent-checkpoints", 2)))
+                .maxConcurrent()).as("aligned checkpoints may overlap").isEqualTo(2);
     }
 }

@@ -4,6 +4,7 @@ import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.ChannelStateHandle;
 import io.weir.core.checkpoint.CheckpointBarrier;
+import io.weir.core.checkpoint.CheckpointException;
 import io.weir.core.checkpoint.CheckpointFailureReason;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.OperatorStateHandle;
@@ -139,6 +140,15 @@ public final class SubtaskCheckpointCoordinator {
         inflight[outputState.size()] = inputState;
         CompletableFuture.allOf(inflight).whenComplete((ignored, failure) -> {
             if (failure != null) {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                if (cause instanceof CheckpointException) {
+                    // the checkpoint was aborted at this task (subsumed, cancel marker): abortCheckpoint
+                    // declines it with that reason, or leaves it to the task that started the abort
+                    LOG.debug("In-flight recording of checkpoint {} at task {} (job {}) ended: {}", id, taskId, jobName,
+                            cause.getMessage());
+                    return;
+                }
                 LOG.debug("In-flight data of checkpoint {} at task {} (job {}) is incomplete: {}", id, taskId, jobName, failure.toString());
                 responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, failure);
                 return;

@@ -219,7 +219,9 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     public void abortCheckpointOnBarrier(long checkpointId, CheckpointFailureReason reason) {
         InflightRecording r = recordings.remove(checkpointId);
         if (r != null) {
-            r.abort(new java.util.concurrent.CancellationException("checkpoint " + checkpointId + " aborted: " + reason));
+            // a CheckpointException tells the checkpoint's async part not to decline again with a counted reason
+            r.abort(new io.weir.core.checkpoint.CheckpointException(reason, "(in-flight recording of checkpoint " + checkpointId
+                    + " at task " + taskId() + ")", null));
         }
         checkpoints.abortCheckpoint(checkpointId, reason);
     }

@@ -1,0 +1,106 @@
+package io.weir.runtime.checkpoint;
+
+import io.weir.core.barrier.BarrierAlignment;
+import io.weir.core.checkpoint.CheckpointAlignment;
+import io.weir.core.checkpoint.CheckpointBarrier;
+import io.weir.core.checkpoint.CheckpointException;
+import io.weir.core.checkpoint.CheckpointFailureReason;
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.CheckpointOptions;
+import io.weir.core.checkpoint.SubtaskCheckpointMetrics;
+import io.weir.core.checkpoint.TaskId;
+import io.weir.core.checkpoint.TaskStateSnapshot;
+import io.weir.core.coordination.CheckpointResponder;
+import io.weir.core.storage.CheckpointStorage;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An unaligned checkpoint aborted at a task while its in-flight input is being recorded (a newer
+ * barrier subsumed it) is declined once, with the abort's reason, which is not counted. It used to
+ * be declined first as CHECKPOINT_DECLINED (counted) by the recording's failure, so a healthy job
+ * failed with "Exceeded checkpoint tolerable failure threshold".
+ */
+class SubsumedUnalignedCheckpointTest {
+    @Test
+    void checkpointSubsumedWhileRecordingInFlightDataIsDeclinedOnceAndNotCounted() {
+        List<String> responses = new ArrayList<>();
+        CheckpointResponder responder = new CheckpointResponder() {
+            @Override
+            public void acknowledgeCheckpoint(TaskId task, long checkpointId, SubtaskCheckpointMetrics metrics, TaskStateSnapshot state) {
+                responses.add("ack " + checkpointId);
+            }
+
+            @Override
+            public void declineCheckpoint(TaskId task, long checkpointId, CheckpointFailureReason reason, Throwable cause) {
+                responses.add("decline " + checkpointId + " " + reason);
+            }
+        };
+        CompletableFuture<RecordedInput> recording = new CompletableFuture<>();
+        ChannelIO channels = new ChannelIO() {
+            @Override
+            public List<CompletableFuture<List<byte[]>>> broadcastBarrier(CheckpointBarrier barrier) {
+                return List.of();
+            }
+
+            @Override
+            public void broadcastEvent(Object event) {
+            }
+
+            @Override
+            public CompletableFuture<RecordedInput> inputChannelState(long checkpointId) {
+                return recording;
+            }
+        };
+        SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("agg", 0, 0), List.of(),
+                id -> { }, channels, new NoStorage(), responder, Runnable::run);
+        CheckpointOptions unaligned = new CheckpointOptions(CheckpointAlignment.UNALIGNED, 0, false);
+
+        coordinator.checkpointState(new CheckpointBarrier(4, 0, unaligned), new BarrierAlignment(0, 0, 0));
+        // checkpoint 5's barrier arrives on a channel still being recorded for 4: the task aborts 4
+        recording.completeExceptionally(new CheckpointException(CheckpointFailureReason.CHECKPOINT_SUBSUMED, "(test)", null));
+        coordinator.abortCheckpoint(4, CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+
+        assertThat(responses).containsExactly("decline 4 CHECKPOINT_SUBSUMED");
+        assertThat(CheckpointFailureReason.CHECKPOINT_SUBSUMED.isCounted()).isFalse();
+    }
+
+    /** Storage of a task with no operator state: only the location is resolved. */
+    private static final class NoStorage implements CheckpointStorage {
+        @Override
+        public CheckpointStreamFactory initCheckpoint(long checkpointId) {
+            return null;
+        }
+
+        @Override
+        public CheckpointStreamFactory resolveCheckpoint(long checkpointId) {
+            return null;
+        }
+
+        @Override
+        public String finalizeCheckpoint(CheckpointMetadata metadata) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CheckpointMetadata loadCheckpoint(String pointer) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<String> findLatestCompletedCheckpoint() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void discardCheckpoint(long checkpointId) {
+        }
+    }
+}
