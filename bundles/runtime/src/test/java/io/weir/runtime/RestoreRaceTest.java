@@ -1,5 +1,6 @@
 package io.weir.runtime;
 
+import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.config.Configuration;
 import io.weir.core.engine.JobStatus;
 import io.weir.runtime.engine.LocalEngine;
@@ -45,7 +46,8 @@ class RestoreRaceTest {
         AtomicBoolean secondFailureFired = new AtomicBoolean();
         InterceptedCoordinators.Hooks hooks = new InterceptedCoordinators.Hooks() {
             @Override
-            public void beforeMetadataWritten(long checkpointId, Consumer<String> failJob) {
+            public void beforeMetadataWritten(CheckpointMetadata metadata, Consumer<String> failJob) {
+                long checkpointId = metadata.checkpointId();
                 if (checkpointId >= 2 && heldCheckpoint.compareAndSet(0, checkpointId)) {
                     failJob.accept("while _metadata of checkpoint " + checkpointId + " is being written");
                     await(restoreRequested);
@@ -71,7 +73,8 @@ class RestoreRaceTest {
         int limit = 3000;
         Path out = tmp.resolve("out");
         JobRun run;
-        try (LocalEngine engine = InterceptedCoordinators.engine(base, hooks)) {
+        { // not closed: it shares the base engine's threads, which @AfterEach stops
+            LocalEngine engine = InterceptedCoordinators.engine(base, hooks);
             run = JobRun.run(engine, FlightData.job(tmp.resolve("checkpoints"), 1, limit, 1, out), tmp, Map.of(
                     "taskmanager.memory.segment-size", "2048",
                     "execution.checkpointing.interval", "5 ms",

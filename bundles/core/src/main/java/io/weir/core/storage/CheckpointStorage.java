@@ -62,4 +62,26 @@ public interface CheckpointStorage {
 
     /** Deletes a checkpoint's directory (subsumed, aborted or expired); logs and swallows nothing silently. */
     void discardCheckpoint(long checkpointId) throws IOException;
+
+    /**
+     * Records durably that the job finished with final checkpoint {@code checkpointId}: every sink
+     * committed it and every task ended. A job whose newest checkpoint is final but not marked
+     * finished was stopped (killed) between the final checkpoint's completion and its commits, so
+     * its next run resumes from that checkpoint and commits what is pending instead of starting over.
+     * The default records nothing, so such a storage's final checkpoints are always resumed from
+     * (which commits nothing twice, but a finished job never starts fresh).
+     *
+     * @param checkpointId a completed final checkpoint of this job
+     * @throws IOException if the record cannot be written durably, naming the path
+     */
+    default void markFinished(long checkpointId) throws IOException {
+    }
+
+    /**
+     * @return whether {@link #markFinished} recorded {@code checkpointId}
+     * @throws IOException if the storage cannot be read
+     */
+    default boolean isMarkedFinished(long checkpointId) throws IOException {
+        return false;
+    }
 }

@@ -143,10 +143,11 @@ public final class JobMaster implements JobHandle, TaskListener {
     }
 
     /**
-     * A job whose newest checkpoint is a final one finished in an earlier run: this run starts
-     * fresh, so its checkpoints are removed (their ids would otherwise collide with the new run's).
-     * A newest checkpoint that is not final means the earlier run stopped before finishing (e.g. the
-     * process died): this run resumes from it, exactly once.
+     * A job whose newest checkpoint is a final one that is marked finished (every sink committed it,
+     * {@link CheckpointStorage#markFinished}) finished in an earlier run: this run starts fresh, so
+     * its checkpoints are removed (their ids would otherwise collide with the new run's). Any other
+     * newest checkpoint means the earlier run stopped before finishing (e.g. the process died, also
+     * between the final checkpoint and its commits): this run resumes from it, exactly once.
      */
     private void discardFinishedRun() throws Exception {
         Optional<String> latest = storage.findLatestCompletedCheckpoint();
@@ -159,10 +160,15 @@ public final class JobMaster implements JobHandle, TaskListener {
                     metadata.checkpointId(), latest.get());
             return;
         }
+        if (!storage.isMarkedFinished(metadata.checkpointId())) {
+            LOG.info("Job {} will resume from final checkpoint {} of an earlier run that stopped before all its sinks had "
+                    + "committed it ({}); what is pending is committed now", job.name(), metadata.checkpointId(), latest.get());
+            return;
+        }
         LOG.info("An earlier run of job {} finished with final checkpoint {}; starting fresh and removing its checkpoints",
                 job.name(), metadata.checkpointId());
-        for (long id = metadata.checkpointId(); id >= 1; id--) {
-            storage.discardCheckpoint(id);
+        for (long id = 1; id <= metadata.checkpointId(); id++) {
+            storage.discardCheckpoint(id); // oldest first: a crash in between leaves the finished record in place
         }
     }
 
@@ -170,10 +176,14 @@ public final class JobMaster implements JobHandle, TaskListener {
     public void start() {
         LOG.info("Starting job {}: {}", job.name(), plan.describe());
         executor.execute(() -> {
-            long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
-            flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
-                    timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
-            restoreAndDeploy();
+            try {
+                long timeout = job.config().get(ExecutionOptions.BUFFER_TIMEOUT);
+                flusher = services.timers().scheduleAtFixedRate(() -> tasks.forEach(StreamTask::requestFlush),
+                        timeout, Math.max(1, timeout), TimeUnit.MILLISECONDS);
+                restoreAndDeploy();
+            } catch (Throwable t) {
+                terminate(JobStatus.FAILED, t);
+            }
         });
     }
 
@@ -404,9 +414,29 @@ public final class JobMaster implements JobHandle, TaskListener {
             finished.add(task);
             if (finished.size() == tasks.size()) {
                 LOG.info("Job {} finished: all input processed and committed", job.name());
+                markFinished();
                 terminate(JobStatus.FINISHED, null);
             }
         });
+    }
+
+    /**
+     * Every task ended after every sink committed the final checkpoint: record it, so the next run
+     * starts fresh instead of resuming from the final checkpoint (which it does while the record is
+     * missing, committing what an interrupted run left pending).
+     */
+    private void markFinished() {
+        CompletedCheckpointStats last = lastCheckpoint;
+        if (last == null || !last.isFinal()) {
+            LOG.warn("Job {} finished without a completed final checkpoint; nothing is recorded as finished", job.name());
+            return;
+        }
+        try {
+            storage.markFinished(last.checkpointId());
+        } catch (Exception e) {
+            LOG.error("Job {} finished, but recording it failed; its next run resumes from final checkpoint {} and commits "
+                    + "nothing twice", job.name(), last.checkpointId(), e);
+        }
     }
 
     @Override
@@ -426,6 +456,12 @@ public final class JobMaster implements JobHandle, TaskListener {
         coordinator.stopCheckpointScheduler();
         coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
         cancelTasks();
+        io.weir.api.SuppressRestartsException notRestartable = io.weir.api.SuppressRestartsException.findIn(cause);
+        if (notRestartable != null) {
+            terminate(JobStatus.FAILED, new Exception("Job " + job.name() + " failed and is not restarted: "
+                    + notRestartable.getMessage(), cause));
+            return;
+        }
         if (!restartStrategy.tryRestart()) {
             terminate(JobStatus.FAILED, new Exception("Job " + job.name() + " failed after " + restartStrategy.restarts()
                     + " restart(s) (restart-strategy.fixed-delay.attempts=" + restartStrategy.maxAttempts() + "): " + cause.getMessage(), cause));

@@ -31,12 +31,12 @@ import java.util.function.Consumer;
 public final class InterceptedCoordinators implements CheckpointCoordinatorFactory {
     /** The named points; every method runs on the thread that reached the point. */
     public interface Hooks {
-        /** The coordinator is about to write {@code _metadata} of {@code checkpointId} (timer thread). */
-        default void beforeMetadataWritten(long checkpointId, Consumer<String> failJob) {
+        /** The coordinator is about to write {@code _metadata} (timer thread). */
+        default void beforeMetadataWritten(CheckpointMetadata metadata, Consumer<String> failJob) {
         }
 
-        /** {@code _metadata} of {@code checkpointId} is durable; the checkpoint is not yet in the store. */
-        default void afterMetadataWritten(long checkpointId, Consumer<String> failJob) {
+        /** {@code _metadata} is durable; the checkpoint is not yet in the store, no task is notified yet. */
+        default void afterMetadataWritten(CheckpointMetadata metadata, Consumer<String> failJob) {
         }
 
         /** The coordinator creates the location of {@code checkpointId} (timer thread). */
@@ -54,6 +54,8 @@ public final class InterceptedCoordinators implements CheckpointCoordinatorFacto
 
     private final CheckpointCoordinatorFactory delegate;
     private final Hooks hooks;
+    /** The tasks of the current attempt of the job created last. */
+    private volatile java.util.function.Supplier<List<io.weir.core.coordination.TaskCheckpointGateway>> tasks = List::of;
 
     /**
      * @param delegate the real factory
@@ -64,15 +66,26 @@ public final class InterceptedCoordinators implements CheckpointCoordinatorFacto
         this.hooks = hooks;
     }
 
-    /** @return an engine like {@code base}'s, sharing its services but with intercepted coordinators */
+    /** @return an engine like {@code base}'s, sharing its services (close only {@code base}) but with intercepted coordinators */
     public static LocalEngine engine(LocalEngine base, Hooks hooks) {
         EngineServices s = base.services();
         return new LocalEngine(new EngineServices(s.plugins(), s.stateBackends(), s.storage(), s.barrierHandlers(),
                 new InterceptedCoordinators(s.coordinators(), hooks), s.recovery(), s.asyncOperations(), s.timers()));
     }
 
+    /** @return the tasks of the current attempt of the job created last (empty while none is deployed) */
+    public List<io.weir.core.coordination.TaskCheckpointGateway> currentTasks() {
+        return tasks.get();
+    }
+
+    /** @return the factory of {@code engine}, if it was made by {@link #engine} */
+    public static InterceptedCoordinators of(LocalEngine engine) {
+        return (InterceptedCoordinators) engine.services().coordinators();
+    }
+
     @Override
     public CheckpointCoordinatorGateway create(CheckpointCoordinatorContext c) {
+        tasks = c.tasks();
         Consumer<String> failJob = where -> c.failJob().accept(new IllegalStateException("injected failure " + where));
         CheckpointStorage storage = new InterceptedStorage(c.storage(), failJob);
         CheckpointCoordinatorGateway real = delegate.create(new CheckpointCoordinatorContext(c.jobName(), c.config(),
@@ -155,9 +168,9 @@ public final class InterceptedCoordinators implements CheckpointCoordinatorFacto
 
         @Override
         public String finalizeCheckpoint(CheckpointMetadata metadata) throws IOException {
-            hooks.beforeMetadataWritten(metadata.checkpointId(), failJob);
+            hooks.beforeMetadataWritten(metadata, failJob);
             String pointer = real.finalizeCheckpoint(metadata);
-            hooks.afterMetadataWritten(metadata.checkpointId(), failJob);
+            hooks.afterMetadataWritten(metadata, failJob);
             return pointer;
         }
 

@@ -43,6 +43,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     public static final String METADATA_IN_PROGRESS_FILE = "_metadata.inprogress";
     /** Prefix of a checkpoint directory; the id follows in decimal. */
     public static final String CHECKPOINT_DIR_PREFIX = "chk-";
+    /** In a final checkpoint's directory: every sink committed it and the job finished. */
+    public static final String FINISHED_FILE = "_finished";
 
     private static final Logger LOG = LoggerFactory.getLogger(FsCheckpointStorage.class);
     private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d+)");
@@ -296,6 +298,31 @@ public final class FsCheckpointStorage implements CheckpointStorage {
             throw new IOException("cannot discard " + dir + " (" + context(checkpointId) + "): " + e, e);
         }
         LOG.debug("Discarded {}", dir);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Creates an empty {@code chk-<id>/_finished} and fsyncs the directory, so the record goes
+     * when the checkpoint is discarded.
+     */
+    @Override
+    public void markFinished(long checkpointId) throws IOException {
+        Path dir = checkpointDirectory(checkpointId);
+        if (!Files.exists(dir.resolve(METADATA_FILE))) {
+            throw new IOException("cannot mark checkpoint " + checkpointId + " of job " + jobName + " finished: "
+                    + dir.resolve(METADATA_FILE) + " does not exist");
+        }
+        try {
+            Files.write(dir.resolve(FINISHED_FILE), new byte[0]);
+            fsyncDirectory(dir);
+        } catch (IOException e) {
+            throw new IOException("cannot write " + dir.resolve(FINISHED_FILE) + " (job " + jobName + "): " + e, e);
+        }
+    }
+
+    @Override
+    public boolean isMarkedFinished(long checkpointId) {
+        return Files.exists(checkpointDirectory(checkpointId).resolve(FINISHED_FILE));
     }
 
     private static void fsyncDirectory(Path dir) throws IOException {

@@ -1,6 +1,7 @@
 package io.weir.plugin.filesink;
 
 import io.weir.api.Row;
+import io.weir.api.SuppressRestartsException;
 import io.weir.api.Schema;
 import io.weir.api.operator.OperatorContext;
 import io.weir.api.serialization.TypeSerializer;
@@ -39,7 +40,8 @@ import java.util.stream.Stream;
  * it too) has lost its data, and commit logs an error and throws {@link IllegalStateException}.
  *
  * <p>A fresh (not restored) run that finds committed files in its directory — the output of an
- * earlier run of the job — adds to them, and subtask 0 logs a warning saying so.
+ * earlier run of the job — is refused with a {@link SuppressRestartsException}: writing everything
+ * again would repeat committed output.
  *
  * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
  */
@@ -66,16 +68,19 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     }
 
     /**
-     * Remembers the subtask and creates the directory if missing; on a fresh start subtask 0 warns
-     * when the directory already holds committed files.
+     * Remembers the subtask and creates the directory if missing. A fresh start (no checkpoint to
+     * resume from) into a directory that already holds committed files of an earlier run is refused:
+     * it would write that output again.
      *
      * @throws IOException if the directory cannot be created or listed
+     * @throws SuppressRestartsException on a fresh start into a directory holding committed files,
+     *         naming the directory and how to start over deliberately
      */
     @Override
     public void open(OperatorContext context) throws IOException {
         this.context = context;
         Files.createDirectories(settings.directory());
-        if (!context.isRestored() && context.subtaskIndex() == 0) {
+        if (!context.isRestored()) {
             long earlier;
             try (Stream<Path> files = Files.list(settings.directory())) {
                 earlier = files.filter(f -> {
@@ -84,9 +89,11 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
                 }).count();
             }
             if (earlier > 0) {
-                LOG.warn("{}: {} already holds {} committed file(s) from an earlier run of the job; this run adds its"
-                        + " output to them (delete the directory before the run for output of this run only)",
-                        describe(), settings.directory(), earlier);
+                throw new SuppressRestartsException(describe() + ": " + settings.directory() + " already holds " + earlier
+                        + " committed file(s) of an earlier run, but this run has no checkpoint to resume from (the job"
+                        + " finished before, or its checkpoints were removed), so it would write that output again. To"
+                        + " run the job over from the start, delete " + settings.directory() + " (and the job's checkpoint"
+                        + " directory under execution.checkpointing.dir); to keep that output, give the sink another path.");
             }
         }
     }

@@ -56,28 +56,23 @@ class FileSinkTest {
     }
 
     @Test
-    void freshRunIntoADirectoryWithCommittedFilesWarnsThatItAddsToThem() throws Exception {
+    void freshRunIntoADirectoryWithCommittedFilesIsRefusedNamingTheDirectoryAndWhatToDo() throws Exception {
         FileSink earlier = sink(0);
         FileTransaction txn = earlier.beginTransaction();
         earlier.write(txn, row("DTW", 1));
         earlier.commit(earlier.preCommit(txn));
 
-        String warnings = stderrOf(() -> sink(0));
-        assertThat(warnings).contains("already holds 1 committed file(s) from an earlier run").contains(tmp.toString());
-        assertThat(stderrOf(() -> sink(1))).as("only subtask 0 warns").doesNotContain("earlier run");
-    }
-
-    /** Runs {@code action} and returns what it logged (slf4j-simple writes to the current System.err). */
-    private static String stderrOf(java.util.concurrent.Callable<?> action) throws Exception {
-        java.io.PrintStream original = System.err;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            action.call();
-        } finally {
-            System.setErr(original);
+        for (int subtask : new int[] {0, 1}) {
+            FileSink fresh = new FileSink(new FileSinkSettings(tmp, "part"), SCHEMA);
+            assertThatThrownBy(() -> fresh.open(new Context(subtask)))
+                    .isInstanceOf(io.weir.api.SuppressRestartsException.class)
+                    .hasMessageContaining("already holds 1 committed file(s) of an earlier run")
+                    .hasMessageContaining("delete " + tmp)
+                    .hasMessageContaining("execution.checkpointing.dir");
         }
-        return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        FileSink restored = new FileSink(new FileSinkSettings(tmp, "part"), SCHEMA);
+        restored.open(new Context(0, true)); // a restored run owns those files: no refusal
+        assertThat(committedLines()).containsExactly("{\"origin\":\"DTW\",\"delay\":1,\"ratio\":0.5}");
     }
 
     @Test
@@ -107,7 +102,9 @@ class FileSinkTest {
         sink.commit(txn);
         sink.commit(txn);
         FileTransaction restoredHandle = roundTrip(txn);
-        sink(0).commit(restoredHandle);
+        FileSink restored = new FileSink(new FileSinkSettings(tmp, "part"), SCHEMA);
+        restored.open(new Context(0, true));
+        restored.commit(restoredHandle);
 
         assertThat(committedLines()).containsExactly("{\"origin\":\"DTW\",\"delay\":1,\"ratio\":0.5}");
     }
@@ -272,7 +269,11 @@ class FileSinkTest {
         return lines;
     }
 
-    private record Context(int subtaskIndex) implements OperatorContext {
+    private record Context(int subtaskIndex, boolean isRestored) implements OperatorContext {
+        Context(int subtaskIndex) {
+            this(subtaskIndex, false);
+        }
+
         @Override
         public String jobName() {
             return "test-job";
@@ -286,11 +287,6 @@ class FileSinkTest {
         @Override
         public int parallelism() {
             return 12;
-        }
-
-        @Override
-        public boolean isRestored() {
-            return false;
         }
 
         @Override
