@@ -515,7 +515,7 @@ public final class JobMaster implements JobHandle, TaskListener {
         if (from == to) {
             return;
         }
-        status = to;
+        status = from.transitionTo(to); // throws on a change the JobStatus diagram does not have
         try {
             listener.onStatusChange(job.name(), from, to);
         } catch (RuntimeException e) {

@@ -45,7 +45,15 @@ import io.weir.runtime.checkpoint.RecordedInput;
  * poll a source ({@link SourceStreamTask}) or read the input gate ({@link InputStreamTask}).
  *
  * <p>The {@link TaskCheckpointGateway} methods may be called from any thread; they only enqueue
- * mails. Everything else runs on the task thread.
+ * mails. {@link #cancel()} and {@link #state()} may be called from any thread. Everything else runs
+ * on the task thread.
+ *
+ * <p>Lifecycle ({@link TaskState}, changed only through {@link TaskStateMachine}): the task thread
+ * moves DEPLOYING → RUNNING → FINISHING → FINISHED or ends in FAILED; {@link #cancel()} ends it in
+ * CANCELED from any live state. Each change is one compare-and-set, so a cancel racing with the
+ * end of the task leaves exactly one terminal state, and the {@link TaskListener} hears at most one
+ * of {@code onFinished}/{@code onFailed} — and neither if the cancel won. A listener is told about
+ * a state only by the thread whose transition entered it.
  */
 public abstract class StreamTask implements Runnable, TaskCheckpointGateway, ChannelIO {
     private static final Logger LOG = LoggerFactory.getLogger(StreamTask.class);
@@ -64,9 +72,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     protected Output tailOutput;
     private final List<KeyedStateBackend> keyedBackends = new ArrayList<>();
     private final List<OperatorStateBackend> operatorBackends = new ArrayList<>();
-    /** Written by the task thread, read by any. */
-    private volatile TaskState state = TaskState.DEPLOYING;
-    private volatile boolean canceled;
+    /** Thread-safe; see the class comment for who moves it. */
+    private final TaskStateMachine state;
+    /** The task thread once {@link #run()} started, else null; read by {@link #cancel()} to interrupt it. */
     private volatile Thread thread;
     /** Task thread only: id of the final checkpoint's barrier this task forwarded, 0 if none. */
     private long finalCheckpointId;
@@ -75,6 +83,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         this.deployment = deployment;
         this.services = services;
         this.processor = new MailboxProcessor(mailbox, this::runDefaultAction);
+        this.state = new TaskStateMachine(deployment.jobName() + "/" + deployment.taskId());
         if (deployment.outputPool() != null) {
             deployment.outputPool().addAvailabilityListener(mailbox::wakeUp);
         }
@@ -93,38 +102,52 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
 
     @Override
     public boolean isRunning() {
-        TaskState s = state;
+        TaskState s = state.current();
         return s == TaskState.RUNNING || s == TaskState.FINISHING;
     }
 
-    /** @return the current state */
+    /** @return the current state; thread-safe */
     public TaskState state() {
-        return state;
+        return state.current();
     }
 
+    /**
+     * The task thread: initialize, run the mailbox loop, end in FINISHED, FAILED or CANCELED and
+     * tell the listener about the state this thread entered (never about a cancellation).
+     */
     @Override
     public void run() {
         thread = Thread.currentThread();
         try {
-            initialize();
-            if (canceled) {
+            if (state.current().isTerminal()) {
+                LOG.debug("Task {} of job {} was cancelled before it started", taskId(), deployment.jobName());
                 return;
             }
-            transition(TaskState.RUNNING);
+            initialize();
+            if (!state.transition(TaskState.DEPLOYING, TaskState.RUNNING)) {
+                LOG.debug("Task {} of job {} was cancelled while deploying", taskId(), deployment.jobName());
+                return;
+            }
             services.listener().onRunning(taskId());
             processor.runMailboxLoop();
-            if (!canceled && state == TaskState.FINISHING && finalCheckpointId > 0) {
-                transition(TaskState.FINISHED);
+            if (finalCheckpointId > 0 && state.transition(TaskState.FINISHING, TaskState.FINISHED)) {
                 LOG.info("Task {} of job {} finished", taskId(), deployment.jobName());
                 services.listener().onFinished(taskId());
+            } else if (!state.current().isTerminal()) {
+                throw new IllegalStateException("the mailbox loop of task " + taskId() + " ended in state " + state.current()
+                        + " without the final checkpoint or a cancellation");
             }
         } catch (Throwable t) {
-            if (canceled) {
+            TaskState left = state.terminate(TaskState.FAILED);
+            if (left != null) {
+                LOG.warn("Task {} of job {} failed (was {})", taskId(), deployment.jobName(), left, t);
+                services.listener().onFailed(taskId(), t);
+            } else if (state.current() == TaskState.CANCELED) {
                 LOG.debug("Task {} of job {} ended by cancellation: {}", taskId(), deployment.jobName(), t.toString());
             } else {
-                state = TaskState.FAILED;
-                LOG.warn("Task {} of job {} failed", taskId(), deployment.jobName(), t);
-                services.listener().onFailed(taskId(), t);
+                // e.g. the listener threw in onFinished: the task's outcome stands, it is not reported twice
+                LOG.warn("Task {} of job {} already ended {}; error after that not reported as a failure", taskId(),
+                        deployment.jobName(), state.current(), t);
             }
         } finally {
             mailbox.close();
@@ -132,12 +155,19 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         }
     }
 
-    /** Stops the task (failover or job cancellation); thread-safe, returns at once. */
+    /**
+     * Stops the task (failover or job cancellation); thread-safe, returns at once. Ends a live task
+     * in CANCELED, stops its mailbox loop and interrupts its thread. A task that already ended
+     * (FINISHED, FAILED, CANCELED) keeps its state and is not interrupted, so a second cancel, or a
+     * cancel racing with the task's own end, changes nothing.
+     */
     public void cancel() {
-        canceled = true;
-        if (!state.isTerminal()) {
-            state = TaskState.CANCELED;
+        TaskState left = state.terminate(TaskState.CANCELED);
+        if (left == null) {
+            LOG.debug("Cancel of task {} of job {} ignored: it already ended {}", taskId(), deployment.jobName(), state.current());
+            return;
         }
+        LOG.debug("Task {} of job {} cancelled (was {})", taskId(), deployment.jobName(), left);
         processor.stop();
         Thread t = thread;
         if (t != null) {
@@ -163,10 +193,6 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             return false;
         }
         return true;
-    }
-
-    private void transition(TaskState to) {
-        state = state.transitionTo(to);
     }
 
     /** Restores state and opens the chain: {@code initializeState} then {@code open} per operator. */
@@ -316,14 +342,16 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             co.operator.finish(co.output);
         }
         broadcastEvent(EndOfData.INSTANCE);
-        transition(TaskState.FINISHING);
+        if (!state.transition(TaskState.RUNNING, TaskState.FINISHING)) {
+            return; // cancelled meanwhile: the mailbox loop is stopping
+        }
         LOG.info("Task {} of job {} processed all input; waiting for the final checkpoint", taskId(), deployment.jobName());
         services.listener().onFinishedData(taskId());
     }
 
     /** Sends every partly filled buffer (buffer timeout); thread-safe, runs as a mail. */
     public void requestFlush() {
-        if (state == TaskState.RUNNING) {
+        if (state.current() == TaskState.RUNNING) {
             mailbox.put(new Mail("flush output", () -> deployment.writers().forEach(RecordWriter::flushAll)));
         }
     }
@@ -343,7 +371,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             for (ChainedOperator co : operators) {
                 co.checkpointCompleted();
             }
-            if (state == TaskState.FINISHING && finalCheckpointId > 0 && checkpointId >= finalCheckpointId) {
+            if (state.current() == TaskState.FINISHING && finalCheckpointId > 0 && checkpointId >= finalCheckpointId) {
                 processor.stop();
             }
         }));

@@ -19,7 +19,9 @@ import java.util.concurrent.CompletableFuture;
  * upstream in the backlog and the consumer needs no extra memory.
  *
  * <p>Thread-safe: the producer task thread adds, the consumer task thread polls and recycles; all
- * queue state is guarded by {@code this}. Callbacks to the consumer run outside the lock.
+ * queue state is guarded by {@code this}. Nothing is called out while holding {@code this}: consumer
+ * notifications run, and the overtaken-data futures complete (running the checkpoint's async part
+ * or decline as a dependent action), only after the lock is released.
  */
 public final class PipelinedSubpartition {
     /** Guarded by this: buffers and events not yet sent. */
@@ -92,6 +94,7 @@ public final class PipelinedSubpartition {
     public CompletableFuture<List<byte[]>> addBarrier(CheckpointBarrier barrier) {
         CompletableFuture<List<byte[]>> overtaken = new CompletableFuture<>();
         List<byte[]> captured = null;
+        CompletableFuture<List<byte[]>> superseded = null;
         boolean notify;
         synchronized (this) {
             boolean wasEmpty = received.isEmpty();
@@ -104,9 +107,8 @@ public final class PipelinedSubpartition {
                     blocked = false;
                 }
                 case ALIGNED_WITH_TIMEOUT -> {
-                    if (pendingOvertaken != null) {
-                        pendingOvertaken.complete(List.of()); // superseded by a newer checkpoint's barrier
-                    }
+                    // superseded by a newer checkpoint's barrier; completed below, outside the lock
+                    superseded = pendingOvertaken;
                     pendingBarrier = barrier;
                     pendingOvertaken = overtaken;
                     backlog.add(barrier);
@@ -118,6 +120,9 @@ public final class PipelinedSubpartition {
             }
             transfer();
             notify = wasEmpty && !received.isEmpty();
+        }
+        if (superseded != null) {
+            superseded.complete(List.of());
         }
         if (captured != null) {
             overtaken.complete(captured);
