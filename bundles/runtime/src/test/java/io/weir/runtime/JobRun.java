@@ -3,6 +3,7 @@ package io.weir.runtime;
 import io.weir.core.coordination.CompletedCheckpointStats;
 import io.weir.core.engine.JobListener;
 import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
 import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobSpecParser;
 import io.weir.runtime.engine.LocalEngine;
@@ -22,10 +23,25 @@ final class JobRun implements JobListener {
     /** Checkpoints completed before the first restart, or -1 if there was none. */
     volatile int completedBeforeRestart = -1;
     JobResult result;
+    private final java.util.function.Consumer<JobStatus> onStatus;
+
+    JobRun() {
+        this(status -> { });
+    }
+
+    private JobRun(java.util.function.Consumer<JobStatus> onStatus) {
+        this.onStatus = onStatus;
+    }
 
     static JobRun run(LocalEngine engine, String json, Path baseDir, Map<String, String> overrides) throws Exception {
+        return run(engine, json, baseDir, overrides, status -> { });
+    }
+
+    /** @param onStatus called with every status the job enters (job master thread) */
+    static JobRun run(LocalEngine engine, String json, Path baseDir, Map<String, String> overrides,
+            java.util.function.Consumer<JobStatus> onStatus) throws Exception {
         JobGraph job = new JobSpecParser(engine.services().plugins(), JsonProvider.provider()).parse(json, baseDir, overrides);
-        JobRun run = new JobRun();
+        JobRun run = new JobRun(onStatus);
         run.result = engine.submit(job, run).result().get(120, TimeUnit.SECONDS);
         if (run.result.failure() != null) {
             run.result.failure().printStackTrace();
@@ -44,12 +60,18 @@ final class JobRun implements JobListener {
     }
 
     @Override
+    public void onStatusChange(String jobName, JobStatus from, JobStatus to) {
+        onStatus.accept(to);
+    }
+
+    @Override
     public void onRestore(String jobName, long checkpointId, String pointer) {
         restoredFrom.add(checkpointId);
     }
 
     @Override
     public void onRestart(String jobName, int attempt, Throwable cause) {
+
         if (completedBeforeRestart < 0) {
             completedBeforeRestart = completed.size();
         }
