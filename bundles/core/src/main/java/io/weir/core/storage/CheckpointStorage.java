@@ -52,9 +52,13 @@ public interface CheckpointStorage {
      * that they are subsumed and discarded in order instead of staying on disk forever.
      *
      * @param max how many to return at most, ≥ 1
+     * <p>This is what a restore starts from, so a storage that checksums state verifies the newest
+     * checkpoint's state here, before any task is deployed on it.
+     *
      * @return pointers of up to {@code max} newest checkpoints that have a {@code _metadata}, newest first;
      *         the first is {@link #findLatestCompletedCheckpoint()}'s (the default returns only that one)
-     * @throws IOException as {@link #findLatestCompletedCheckpoint()}
+     * @throws IOException as {@link #findLatestCompletedCheckpoint()}, or if the newest checkpoint's state
+     *         is missing or damaged (naming the file and how to proceed)
      */
     default List<String> findRetainedCheckpoints(int max) throws IOException {
         return findLatestCompletedCheckpoint().map(List::of).orElse(List.of());

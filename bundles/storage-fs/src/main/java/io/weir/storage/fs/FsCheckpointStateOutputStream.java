@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.OptionalInt;
 import java.util.UUID;
+import java.util.zip.CRC32;
 
 /**
  * A state stream inside one checkpoint directory ({@code chk-<id>/}). Bytes are buffered in memory;
@@ -22,6 +24,9 @@ import java.util.UUID;
  * {@link ByteStreamStateHandle} and no file is created. Once more bytes arrive the buffer spills into a
  * new file named by a random UUID, and {@link #closeAndGetHandle()} flushes, fsyncs
  * ({@link FileChannel#force}) and returns a {@link FileStateHandle} with the file's absolute path.
+ * Either handle carries the CRC32 of all bytes written ({@link StreamStateHandle#crc32()}), computed as
+ * they are written, so that a restore can refuse a state file that changed on disk
+ * ({@link CheckpointStateVerifier}; docs/checkpoint-format.md).
  *
  * <p>State machine ({@link State}): {@code BUFFERING → WRITING_FILE → CLOSED}, or
  * {@code BUFFERING → CLOSED}. {@link #close()} without {@link #closeAndGetHandle()} discards what was
@@ -63,6 +68,7 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
 
     // All fields below: owned by the thread currently writing the stream.
     private final byte[] buffer = new byte[MEMORY_THRESHOLD_BYTES];
+    private final CRC32 crc = new CRC32();
     private int bufferPos;
     private long bytesInFile;
     private Path file;
@@ -86,12 +92,14 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
             spill();
         }
         buffer[bufferPos++] = (byte) b;
+        crc.update(b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         ensureOpen();
         java.util.Objects.checkFromIndexSize(off, len, b.length);
+        crc.update(b, off, len);
         while (len > 0) {
             if (bufferPos == buffer.length) {
                 spill();
@@ -122,7 +130,7 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
 
     /**
      * @return an inline handle when at most {@link #MEMORY_THRESHOLD_BYTES} bytes were written, else the
-     *         file's handle (absolute path, size in bytes) after flush and fsync
+     *         file's handle (absolute path, size in bytes) after flush and fsync; both with the CRC32 of the bytes
      * @throws IOException if the stream is already closed, or writing/syncing the file fails (e.g. disk
      *         full), naming the file; the file is then deleted
      */
@@ -131,7 +139,7 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
         ensureOpen();
         if (state == State.BUFFERING) {
             transition(State.CLOSED);
-            return new ByteStreamStateHandle(Arrays.copyOf(buffer, bufferPos));
+            return new ByteStreamStateHandle(Arrays.copyOf(buffer, bufferPos), checksum());
         }
         try {
             writeBuffer();
@@ -143,7 +151,11 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
             throw new IOException("cannot complete checkpoint state file " + file + " (" + context + "): " + e, e);
         }
         transition(State.CLOSED);
-        return new FileStateHandle(file.toAbsolutePath().toString(), bytesInFile);
+        return new FileStateHandle(file.toAbsolutePath().toString(), bytesInFile, checksum());
+    }
+
+    private OptionalInt checksum() {
+        return OptionalInt.of((int) crc.getValue());
     }
 
     /** Discards the stream: deletes its file, if any. Idempotent; does nothing after {@link #closeAndGetHandle()}. */

@@ -52,6 +52,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     private final Path jobDirectory;
     private final String jobName;
     private final MetadataSerializer serializer = new MetadataSerializer();
+    private final CheckpointStateVerifier verifier = new CheckpointStateVerifier();
 
     /**
      * Creates {@code baseDirectory/jobName/} if needed.
@@ -187,19 +188,28 @@ public final class FsCheckpointStorage implements CheckpointStorage {
      * {@code _metadata}; directories without one (in progress or aborted) are skipped. If that
      * {@code _metadata} does not load, an IOException says how to proceed (never a silent fallback
      * to an older checkpoint: restoring it would repeat output the newer one may have committed).
+     * Reads only the {@code _metadata}, not the state files (see {@link #findRetainedCheckpoints}).
      */
     @Override
     public Optional<String> findLatestCompletedCheckpoint() throws IOException {
-        return findRetainedCheckpoints(1).stream().findFirst();
+        return newestCompleted(1, false).stream().findFirst();
     }
 
     /**
      * {@inheritDoc}
-     * <p>The newest must load cleanly (see {@link #findLatestCompletedCheckpoint()}); older ones are only
-     * required to have a {@code _metadata} (the restorer reads them).
+     * <p>This is the restore path, so the newest must load cleanly (see {@link #findLatestCompletedCheckpoint()})
+     * and its state must pass {@link CheckpointStateVerifier}: every state file present, of the recorded
+     * size and CRC32, every inline stream of the recorded CRC32. That reads all of the newest checkpoint's
+     * state files once. A failure is refused like an unreadable {@code _metadata}, naming the file, the
+     * checkpoint and how to proceed. Older ones are only required to have a {@code _metadata} (the
+     * restorer reads them; they are kept only to be subsumed).
      */
     @Override
     public List<String> findRetainedCheckpoints(int max) throws IOException {
+        return newestCompleted(max, true);
+    }
+
+    private List<String> newestCompleted(int max, boolean verifyState) throws IOException {
         if (max < 1) {
             throw new IllegalArgumentException("max must be >= 1, got " + max);
         }
@@ -212,15 +222,33 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                 continue;
             }
             if (pointers.isEmpty()) {
+                CheckpointMetadata metadata;
                 try {
-                    loadCheckpoint(dir.toString());
+                    metadata = loadCheckpoint(dir.toString());
                 } catch (IOException e) {
-                    throw unreadableNewest(ids.get(i), dir, e, olderComplete(ids.subList(i + 1, ids.size())));
+                    throw unusableNewest(ids.get(i), dir, "cannot be read", e, olderComplete(ids.subList(i + 1, ids.size())));
+                }
+                if (verifyState) {
+                    verifyState(ids.get(i), dir, metadata, ids.subList(i + 1, ids.size()));
                 }
             }
             pointers.add(dir.toString());
         }
         return pointers;
+    }
+
+    private void verifyState(long id, Path dir, CheckpointMetadata metadata, List<Long> olderIds) throws IOException {
+        long start = System.nanoTime();
+        CheckpointStateVerifier.Summary summary;
+        try {
+            summary = verifier.verify(metadata, dir.resolve(METADATA_FILE).toString());
+        } catch (IOException e) {
+            throw unusableNewest(id, dir, "cannot be restored", e, olderComplete(olderIds));
+        }
+        LOG.info("Verified the state of checkpoint {} of job {}: {} streams, {} files, {} bytes read in {} ms{}", id, jobName,
+                summary.streams(), summary.files(), summary.bytesRead(), (System.nanoTime() - start) / 1_000_000,
+                summary.withoutChecksum() > 0 ? " (" + summary.withoutChecksum()
+                        + " streams have no checksum, written before format version 4: size checked only)" : "");
     }
 
     /** @return the ids of the {@code chk-<id>} directories of this job, newest first */
@@ -247,14 +275,14 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     }
 
     /**
-     * A {@code _metadata} is renamed into place only once complete, so an unreadable one belongs to a
-     * checkpoint that completed, and whose transactions may have been committed: restoring an older
+     * A {@code _metadata} is renamed into place only once complete, so an unreadable one (or one whose
+     * state files are damaged) belongs to a checkpoint that completed, and whose transactions may have been committed: restoring an older
      * checkpoint would write that output again. So the newest is never skipped silently.
      */
-    private IOException unreadableNewest(long id, Path dir, IOException cause, Optional<Long> older) {
+    private IOException unusableNewest(long id, Path dir, String problem, IOException cause, Optional<Long> older) {
         String previous = older.map(o -> "To restore from checkpoint " + o + " anyway, accepting that output committed"
                 + " after it is written again, move " + dir + " aside (e.g. mv " + dir + " " + dir + ".corrupt); ").orElse("");
-        return new IOException("the newest completed checkpoint " + id + " of job " + jobName + " cannot be read: "
+        return new IOException("the newest completed checkpoint " + id + " of job " + jobName + " " + problem + ": "
                 + cause.getMessage() + ". Weir does not fall back to an older checkpoint on its own, since checkpoint "
                 + id + " may already have committed output. " + previous + "to start the job over, delete "
                 + jobDirectory + " and the output its sinks committed.", cause);

@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.zip.CRC32;
 
@@ -38,16 +39,22 @@ import java.util.zip.CRC32;
 public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
-    /** The format version this class writes, and the newest it reads. */
-    public static final int CURRENT_VERSION = 3;
+    /**
+     * The format version this class writes, and the newest it reads. Version 4 added the handle kinds
+     * that carry a CRC32 of the state stream; 3 added master states; 2 added channel state.
+     */
+    public static final int CURRENT_VERSION = 4;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
     /** CRC32 trailer. */
     static final int TRAILER_BYTES = 4;
 
+    /** Handle kinds (docs/checkpoint-format.md); 3 and 4 exist from version 4 on. */
     private static final byte HANDLE_FILE = 1;
     private static final byte HANDLE_INLINE = 2;
+    private static final byte HANDLE_FILE_CRC32 = 3;
+    private static final byte HANDLE_INLINE_CRC32 = 4;
 
     /**
      * @return the complete file content (header, body, CRC trailer) of {@code metadata}
@@ -187,13 +194,13 @@ public final class MetadataSerializer {
         }
     }
 
-    private static List<ChannelStateHandle> readChannelState(DataInputStream in) throws IOException {
+    private static List<ChannelStateHandle> readChannelState(DataInputStream in, int version) throws IOException {
         int count = readCount(in, "channel state handle count");
         List<ChannelStateHandle> handles = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int channel = in.readInt();
             long dataBytes = in.readLong();
-            handles.add(new ChannelStateHandle(channel, readStreamHandle(in), dataBytes));
+            handles.add(new ChannelStateHandle(channel, readStreamHandle(in, version), dataBytes));
         }
         return handles;
     }
@@ -221,16 +228,16 @@ public final class MetadataSerializer {
                     for (int i = 0; i < stateCount; i++) {
                         offsets.put(readString(in), readLongs(in));
                     }
-                    opHandles.add(new OperatorStateHandle(offsets, readStreamHandle(in)));
+                    opHandles.add(new OperatorStateHandle(offsets, readStreamHandle(in, version)));
                 }
                 int keyedCount = readCount(in, "keyed state handle count");
                 List<KeyGroupsStateHandle> keyed = new ArrayList<>(keyedCount);
                 for (int h = 0; h < keyedCount; h++) {
                     KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
-                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in)));
+                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in, version)));
                 }
-                List<ChannelStateHandle> input = version >= 2 ? readChannelState(in) : List.of();
-                List<ChannelStateHandle> output = version >= 2 ? readChannelState(in) : List.of();
+                List<ChannelStateHandle> input = version >= 2 ? readChannelState(in, version) : List.of();
+                List<ChannelStateHandle> output = version >= 2 ? readChannelState(in, version) : List.of();
                 if (subtasks.put(index, new OperatorSubtaskState(opHandles, keyed, input, output)) != null) {
                     throw new IOException("operator " + operatorId + " lists subtask " + index + " twice");
                 }
@@ -256,29 +263,48 @@ public final class MetadataSerializer {
         if (handle == null) {
             throw new IllegalArgumentException(where + " has a state handle without a stream");
         }
+        OptionalInt crc = handle.crc32();
         if (handle instanceof FileStateHandle f) {
-            out.writeByte(HANDLE_FILE);
+            out.writeByte(crc.isPresent() ? HANDLE_FILE_CRC32 : HANDLE_FILE);
             writeString(f.path(), out);
             out.writeLong(f.size());
         } else {
             byte[] data = ((ByteStreamStateHandle) handle).data();
-            out.writeByte(HANDLE_INLINE);
+            out.writeByte(crc.isPresent() ? HANDLE_INLINE_CRC32 : HANDLE_INLINE);
             out.writeInt(data.length);
             out.write(data);
         }
+        if (crc.isPresent()) {
+            out.writeInt(crc.getAsInt());
+        }
     }
 
-    private static StreamStateHandle readStreamHandle(DataInputStream in) throws IOException {
+    private static StreamStateHandle readStreamHandle(DataInputStream in, int version) throws IOException {
         byte kind = in.readByte();
+        if (version < 4 && (kind == HANDLE_FILE_CRC32 || kind == HANDLE_INLINE_CRC32)) {
+            throw new IOException("stream handle kind " + kind + " does not exist in format version " + version);
+        }
         return switch (kind) {
-            case HANDLE_FILE -> new FileStateHandle(readString(in), in.readLong());
-            case HANDLE_INLINE -> {
-                byte[] data = new byte[readCount(in, "inline state length")];
-                in.readFully(data);
-                yield new ByteStreamStateHandle(data);
-            }
+            case HANDLE_FILE -> new FileStateHandle(readString(in), readSize(in));
+            case HANDLE_INLINE -> new ByteStreamStateHandle(readInline(in));
+            case HANDLE_FILE_CRC32 -> new FileStateHandle(readString(in), readSize(in), OptionalInt.of(in.readInt()));
+            case HANDLE_INLINE_CRC32 -> new ByteStreamStateHandle(readInline(in), OptionalInt.of(in.readInt()));
             default -> throw new IOException("unknown stream handle kind " + kind);
         };
+    }
+
+    private static long readSize(DataInputStream in) throws IOException {
+        long size = in.readLong();
+        if (size < 0) {
+            throw new IOException("negative state file size " + size);
+        }
+        return size;
+    }
+
+    private static byte[] readInline(DataInputStream in) throws IOException {
+        byte[] data = new byte[readCount(in, "inline state length")];
+        in.readFully(data);
+        return data;
     }
 
     private static void writeLongs(long[] values, DataOutputStream out) throws IOException {

@@ -85,7 +85,9 @@ class MetadataSerializerTest {
     }
 
     private static String describe(StreamStateHandle h) {
-        return h instanceof ByteStreamStateHandle b ? "inline" + Arrays.toString(b.data()) : h.toString();
+        String crc = h.crc32().isPresent() ? String.format(" crc32=%08X", h.crc32().getAsInt()) : "";
+        return (h instanceof FileStateHandle f ? "file " + f.path() + " " + f.size() + " bytes"
+                : "inline" + Arrays.toString(((ByteStreamStateHandle) h).data())) + crc;
     }
 
     @Test
@@ -94,8 +96,8 @@ class MetadataSerializerTest {
         CheckpointMetadata back = serializer.deserialize(serializer.serialize(m), "mem");
         assertThat(describe(back)).isEqualTo(describe(m));
         assertThat(describe(back)).contains("inline[1, 2, 3, 4, 5]", "offsets=[8, 20, 31]", "empty=[]",
-                "FileStateHandle[path=/tmp/chk-42/b-uuid, size=999999999999]",
-                "input 1 1 inline[0, 0, 0, 1, 7]", "output 0 70000 FileStateHandle[path=/tmp/chk-42/c-uuid, size=70004]",
+                "file /tmp/chk-42/b-uuid 999999999999 bytes",
+                "input 1 1 inline[0, 0, 0, 1, 7]", "output 0 70000 file /tmp/chk-42/c-uuid 70004 bytes",
                 "master split-enumerator [4, 2]", "master empty-hook []");
         assertThat(back.stateSize()).isEqualTo(m.stateSize());
         assertThat(back.masterStates()).containsExactlyInAnyOrderElementsOf(m.masterStates());

@@ -1,0 +1,159 @@
+package io.weir.storage.fs;
+
+import io.weir.core.checkpoint.ChannelStateHandle;
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.MasterState;
+import io.weir.core.checkpoint.OperatorState;
+import io.weir.core.checkpoint.OperatorStateHandle;
+import io.weir.core.checkpoint.OperatorSubtaskState;
+import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
+import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
+import io.weir.core.state.KeyGroupRange;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Reads the {@code _metadata} files of every format version checked in under
+ * {@code src/test/resources/golden/metadata/} and asserts their decoded content, so that a change to
+ * the reader (or to the records it builds) that no longer reads an existing checkpoint fails here.
+ * The expected content is written out by hand from how each file was made (see the README there), not
+ * computed by the serializer. The current version's file must also be what the writer produces today:
+ * a writer change that alters the bytes needs a new version (docs/checkpoint-format.md, versioning policy).
+ */
+class MetadataGoldenFilesTest {
+    private final MetadataSerializer serializer = new MetadataSerializer();
+
+    private static byte[] golden(String name) throws IOException {
+        try (InputStream in = MetadataGoldenFilesTest.class.getResourceAsStream("/golden/metadata/" + name)) {
+            assertThat(in).as("golden file %s on the test classpath", name).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+
+    private CheckpointMetadata read(String name) throws IOException {
+        return serializer.deserialize(golden(name), name);
+    }
+
+    /** The operators of {@link MetadataSerializerTest#sampleMetadata} as written into v2, v3 and v4, by hand. */
+    private static final String SAMPLE_OPERATORS = """
+            keyed-count\u00e9 2 5
+              0
+                keyed KeyGroupRange[start=0, end=3][8, 100, 100, 250] file /tmp/chk-%1$d/b-uuid 999999999999 bytes%2$s
+              1
+                keyed KeyGroupRange[start=4, end=4][8] inline[]%3$s
+            sink 1 128
+              0
+                input 1 1 inline[0, 0, 0, 1, 7]%4$s
+                output 0 70000 file /tmp/chk-%1$d/c-uuid 70004 bytes%5$s
+            source 2 128
+              0
+                op empty=[],offsets=[8, 20, 31] inline[1, 2, 3, 4, 5]%6$s
+              1
+                op splits=[8] file /tmp/chk-%1$d/a-uuid 12345 bytes%7$s
+            """;
+
+    private static String sampleOperators(long id) {
+        return String.format(SAMPLE_OPERATORS, id, "", "", "", "", "", "");
+    }
+
+    @Test
+    void version1IsReadWithoutChannelStateMasterStatesOrChecksums() throws Exception {
+        CheckpointMetadata m = read("v1.metadata");
+        String offsets = LongStream.range(0, 128).map(i -> 8 + 10 * i).mapToObj(Long::toString)
+                .collect(Collectors.joining(", ", "[", "]"));
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("""
+                1 golden-job 1600000000000 false
+                counter 1 128
+                  0
+                    keyed KeyGroupRange[start=0, end=127]%s file /var/weir/checkpoints/golden-job/chk-1/6f1c0d5e-keyed 1288 bytes
+                source 1 128
+                  0
+                    op offsets=[8] inline[87, 72, 79, 83, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 48, 57]
+                """.formatted(offsets));
+        assertThat(m.masterStates()).isEmpty();
+    }
+
+    @Test
+    void version2IsReadWithChannelStateButNoMasterStates() throws Exception {
+        CheckpointMetadata m = read("v2.metadata");
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("2 golden-job 1700000000123 false\n" + sampleOperators(2));
+        assertThat(m.masterStates()).isEmpty();
+    }
+
+    @Test
+    void version3IsReadWithMasterStates() throws Exception {
+        CheckpointMetadata m = read("v3.metadata");
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("3 golden-job 1700000000123 true\n"
+                + "master empty-hook []\nmaster split-enumerator [4, 2]\n" + sampleOperators(3));
+    }
+
+    @Test
+    void version4IsReadWithTheChecksumOfEveryStream() throws Exception {
+        CheckpointMetadata m = read("v4.metadata");
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("4 golden-job 1700000000123 false\n"
+                + "master split-enumerator [4, 2]\n"
+                // inline CRC32s: zlib.crc32 of the bytes (an implementation other than java.util.zip)
+                + String.format(SAMPLE_OPERATORS, 4, " crc32=CAFEBABE", " crc32=00000000", " crc32=415D53FF",
+                        " crc32=FFFFFFFF", " crc32=470B99F4", ""));
+    }
+
+    @Test
+    void theWriterStillProducesTheCurrentVersionsGoldenBytes() throws Exception {
+        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(4);
+        assertThat(serializer.serialize(version4Sample())).isEqualTo(golden("v4.metadata"));
+    }
+
+    @Test
+    void checksummedHandleKindsAreRejectedInOlderVersions() throws Exception {
+        byte[] v4 = golden("v4.metadata");
+        // same bytes, header claiming version 3: the reader must not accept kind 3/4 handles there
+        java.nio.ByteBuffer.wrap(v4).putInt(4, 3);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(v4, 0, v4.length - 4);
+        java.nio.ByteBuffer.wrap(v4).putInt(v4.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> serializer.deserialize(v4, "v4-as-v3"))
+                .hasMessageContaining("v4-as-v3").hasMessageContaining("does not exist in format version 3");
+    }
+
+    /**
+     * What {@code v4.metadata} holds: {@link MetadataSerializerTest#sampleMetadata}'s operators with a
+     * CRC32 on every handle but one (a handle without checksum is still written, as kind 1), and one master state.
+     */
+    static CheckpointMetadata version4Sample() {
+        OperatorStateHandle opInline = new OperatorStateHandle(
+                Map.of("offsets", new long[] {8, 20, 31}, "empty", new long[0]),
+                new ByteStreamStateHandle(new byte[] {1, 2, 3, 4, 5}, OptionalInt.of(0x470B99F4)));
+        OperatorStateHandle opFile = new OperatorStateHandle(Map.of("splits", new long[] {8}),
+                new FileStateHandle("/tmp/chk-4/a-uuid", 12_345));
+        KeyGroupsStateHandle keyedFile = new KeyGroupsStateHandle(new KeyGroupRange(0, 3), new long[] {8, 100, 100, 250},
+                new FileStateHandle("/tmp/chk-4/b-uuid", 999_999_999_999L, OptionalInt.of(0xCAFEBABE)));
+        KeyGroupsStateHandle keyedInline = new KeyGroupsStateHandle(new KeyGroupRange(4, 4), new long[] {8},
+                new ByteStreamStateHandle(new byte[0], OptionalInt.of(0)));
+        OperatorState source = new OperatorState("source", 2, 128, Map.of(
+                0, new OperatorSubtaskState(List.of(opInline), List.of()),
+                1, new OperatorSubtaskState(List.of(opFile), List.of())));
+        OperatorState counter = new OperatorState("keyed-count\u00e9", 2, 5, Map.of(
+                0, new OperatorSubtaskState(List.of(), List.of(keyedFile)),
+                1, new OperatorSubtaskState(List.of(), List.of(keyedInline))));
+        ChannelStateHandle input = new ChannelStateHandle(1,
+                new ByteStreamStateHandle(new byte[] {0, 0, 0, 1, 7}, OptionalInt.of(0x415D53FF)), 1);
+        ChannelStateHandle output = new ChannelStateHandle(0,
+                new FileStateHandle("/tmp/chk-4/c-uuid", 70_004, OptionalInt.of(-1)), 70_000);
+        OperatorState sink = new OperatorState("sink", 1, 128, Map.of(0,
+                new OperatorSubtaskState(List.of(), List.of(), List.of(input), List.of(output))));
+        return new CheckpointMetadata(4, "golden-job", 1_700_000_000_123L, false,
+                Map.of("source", source, "keyed-count\u00e9", counter, "sink", sink),
+                List.of(new MasterState("split-enumerator", new byte[] {4, 2})));
+    }
+}
