@@ -40,6 +40,29 @@ public interface CheckpointStorage {
     CheckpointMetadata loadCheckpoint(String pointer) throws IOException;
 
     /**
+     * Takes this job's run lock: while one run of the job holds it, no other run of the same job (in this
+     * or another process) can take it, so two runs never share one checkpoint location. A job master
+     * takes it before it reads or deletes anything in the location and releases it when the job ends;
+     * if the process dies (even by {@code kill -9}) the operating system releases it.
+     *
+     * <p>The default takes no lock, for storages no second run can reach.
+     *
+     * @return the held lock; {@link RunLock#close()} releases it
+     * @throws IOException if another run holds the lock (the message names its process when known, and
+     *         what to do), or the lock cannot be taken (naming the lock file)
+     */
+    default RunLock lockRun() throws IOException {
+        return () -> { };
+    }
+
+    /** A lock taken by {@link #lockRun()}. */
+    interface RunLock extends AutoCloseable {
+        /** Releases the lock. Idempotent; never throws (a failure is logged: the process ending releases it too). */
+        @Override
+        void close();
+    }
+
+    /**
      * @return the directory of the newest checkpoint of this job that has a {@code _metadata}, empty if none
      * @throws IOException if the job directory cannot be listed, or if that newest {@code _metadata}
      *         cannot be read: the checkpoint completed, so its transactions may be committed, and silently

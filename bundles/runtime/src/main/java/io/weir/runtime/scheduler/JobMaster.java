@@ -74,6 +74,8 @@ public final class JobMaster implements JobHandle, TaskListener {
     private final JobListener listener;
     private final ScheduledExecutorService executor;
     private final CheckpointStorage storage;
+    /** Held from construction until {@link #terminate}: no second run of this job uses the checkpoint directory meanwhile. */
+    private final CheckpointStorage.RunLock runLock;
     private final CheckpointCoordinatorGateway coordinator;
     private final StateBackend stateBackend;
     private final CheckpointBarrierHandlerFactory barrierHandlers;
@@ -127,15 +129,22 @@ public final class JobMaster implements JobHandle, TaskListener {
             return t;
         });
         this.storage = services.storage().create(config, job.name());
-        discardFinishedRun();
-        int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
-        List<OperatorInfo> operators = job.vertices().stream()
-                .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
-        this.coordinator = services.coordinators().create(new CheckpointCoordinatorContext(job.name(), config, operators,
-                () -> List.<TaskCheckpointGateway>copyOf(tasks), storage,
-                services.recovery().createCheckpointIDCounter(job.name()),
-                services.recovery().createCompletedCheckpointStore(job.name(), config.get(CheckpointingOptions.NUM_RETAINED)),
-                List.of(), cause -> executor.execute(() -> failover(attempt, cause)), new StatsForwarder()));
+        // Before anything in the checkpoint directory is read or deleted: a second run of this job refuses here.
+        this.runLock = storage.lockRun();
+        try {
+            discardFinishedRun();
+            int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
+            List<OperatorInfo> operators = job.vertices().stream()
+                    .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
+            this.coordinator = services.coordinators().create(new CheckpointCoordinatorContext(job.name(), config, operators,
+                    () -> List.<TaskCheckpointGateway>copyOf(tasks), storage,
+                    services.recovery().createCheckpointIDCounter(job.name()),
+                    services.recovery().createCompletedCheckpointStore(job.name(), config.get(CheckpointingOptions.NUM_RETAINED)),
+                    List.of(), cause -> executor.execute(() -> failover(attempt, cause)), new StatsForwarder()));
+        } catch (Exception | Error e) {
+            runLock.close();
+            throw e;
+        }
         if (!config.contains(CheckpointingOptions.INTERVAL) && job.vertices().stream().anyMatch(v -> v.kind() == VertexKind.SINK)) {
             LOG.warn("Job {} has no execution.checkpointing.interval: its transactional sinks commit nothing until the final "
                     + "checkpoint at the end of bounded input, and nothing at all for unbounded input", job.name());
@@ -506,6 +515,7 @@ public final class JobMaster implements JobHandle, TaskListener {
         if (failure != null) {
             LOG.error("Job {} {}", job.name(), to, failure);
         }
+        runLock.close();
         result.complete(new JobResult(job.name(), to, failure, restartStrategy.restarts(), lastCheckpoint));
         executor.shutdown();
     }

@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * <pre>
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/&lt;uuid&gt;        state files, written by tasks
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/_metadata     written last by {@link #finalizeCheckpoint}; its presence = complete
+ * &lt;dir&gt;/&lt;job&gt;/_run.lock                 locked by the running job ({@link #lockRun()})
  * </pre>
  * The {@code _metadata} format is {@link MetadataSerializer}'s (docs/checkpoint-format.md).
  *
@@ -78,6 +79,17 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         if (!Files.isWritable(jobDirectory)) {
             throw new IOException("checkpoint directory " + jobDirectory + " of job " + jobName + " is not writable");
         }
+    }
+
+    /**
+     * Takes the job's run lock, {@value FsRunLock#LOCK_FILE} in {@link #jobDirectory()} (see {@link FsRunLock}).
+     *
+     * @throws IOException if this or another process holds it, naming the holder's pid, or if the lock file
+     *         cannot be opened or locked
+     */
+    @Override
+    public RunLock lockRun() throws IOException {
+        return FsRunLock.acquire(jobDirectory, jobName);
     }
 
     /** @return the absolute directory of this job's checkpoints */
