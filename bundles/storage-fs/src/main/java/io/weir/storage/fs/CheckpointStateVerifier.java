@@ -35,7 +35,14 @@ import java.util.zip.CRC32;
 public final class CheckpointStateVerifier {
     private static final int READ_BUFFER_BYTES = 64 * 1024;
 
-    /** What a verification looked at, for the log. */
+    /**
+     * What a verification looked at, for the log.
+     *
+     * @param streams state streams checked (files and inline)
+     * @param files of which state files
+     * @param bytesRead bytes read to compute CRC32s
+     * @param withoutChecksum streams with no recorded CRC32 (written before format version 4): presence and size checked only
+     */
     public record Summary(int streams, int files, long bytesRead, int withoutChecksum) {
     }
 
@@ -57,7 +64,7 @@ public final class CheckpointStateVerifier {
                     verify(h.delegate(), owner + ", operator state", metadataFile, counter);
                 }
                 for (KeyGroupsStateHandle h : s.keyedState()) {
-                    verify(h.delegate(), owner + ", keyed state of key groups " + h.range(), metadataFile, counter);
+                    verify(h.delegate(), owner + ", keyed state of key groups " + h.range().start() + "-" + h.range().end(), metadataFile, counter);
                 }
                 for (ChannelStateHandle h : s.inputChannelState()) {
                     verify(h.delegate(), owner + ", in-flight data of input channel " + h.channel(), metadataFile, counter);
