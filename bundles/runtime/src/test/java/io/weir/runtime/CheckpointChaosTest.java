@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * flight-delays job with the 2PC file sink is failed over again and again — while {@code _metadata}
  * is being written, right after it became durable (before the store and the sinks hear of it),
  * while a task's ack is on its way, when a checkpoint location is created — with random delays at
- * the same points, until it has restarted {@value #FAILURES} times; then it runs to the end. The
+ * the same points, until it has restarted {@value #FAILURES} times (the final checkpoint fails while
+ * failures are left, so a fast machine cannot finish early); then it runs to the end. The
  * committed output must be exactly-once against the ground truth computed from the data file.
  * Each configuration (aligned, unaligned, two concurrent aligned checkpoints) gets its own seed,
  * printed on failure, so a failing interleaving can be replayed.
@@ -62,23 +63,34 @@ class CheckpointChaosTest {
                 return random.nextInt(4);
             }
 
-            private void maybeFail(String where, Consumer<String> failJob) {
+            private void maybeFail(String where, double probability, Consumer<String> failJob) {
                 pause(delayMs());
                 // one failure per attempt, once it runs (a failure while the job restarts is not a new one)
-                if (injected.get() < FAILURES && injected.get() == attemptsRunning.get() - 1 && roll(0.2)) {
+                if (injected.get() < FAILURES && injected.get() == attemptsRunning.get() - 1 && roll(probability)) {
                     injected.incrementAndGet();
                     failJob.accept(where);
                 }
             }
 
+            private void maybeFail(String where, Consumer<String> failJob) {
+                maybeFail(where, 0.2, failJob);
+            }
+
+            /** The final checkpoint always fails while failures are left, so the job cannot finish early. */
+            private double finalOrNot(CheckpointMetadata metadata) {
+                return metadata.isFinal() ? 1.0 : 0.2;
+            }
+
             @Override
             public void beforeMetadataWritten(CheckpointMetadata metadata, Consumer<String> failJob) {
-                maybeFail("while _metadata of checkpoint " + metadata.checkpointId() + " is being written", failJob);
+                maybeFail("while _metadata of checkpoint " + metadata.checkpointId() + " is being written",
+                        metadata.isFinal() ? 0.5 : 0.2, failJob);
             }
 
             @Override
             public void afterMetadataWritten(CheckpointMetadata metadata, Consumer<String> failJob) {
-                maybeFail("right after _metadata of checkpoint " + metadata.checkpointId() + " became durable", failJob);
+                maybeFail("right after _metadata of checkpoint " + metadata.checkpointId() + " became durable",
+                        finalOrNot(metadata), failJob);
             }
 
             @Override
@@ -108,9 +120,9 @@ class CheckpointChaosTest {
                 });
 
         assertThat(run.result.status()).as("%s, seed %d", name, seed).isEqualTo(JobStatus.FINISHED);
+        FlightData.assertExactlyOnce(out, FlightData.groundTruth(LIMIT));
         assertThat(run.result.restarts()).as("%s, seed %d: every injected failure restarted the job", name, seed)
                 .isEqualTo(FAILURES);
-        FlightData.assertExactlyOnce(out, FlightData.groundTruth(LIMIT));
     }
 
     private static void pause(int ms) {
