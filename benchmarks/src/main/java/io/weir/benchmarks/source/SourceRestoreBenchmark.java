@@ -145,7 +145,7 @@ public final class SourceRestoreBenchmark implements Callable<Integer> {
         }
         fresh.close();
 
-        long[][] ms = new long[sorted.length][rounds];
+        double[][] ms = new double[sorted.length][rounds];
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < sorted.length; i++) {
                 long start = System.nanoTime();
@@ -160,13 +160,13 @@ public final class SourceRestoreBenchmark implements Callable<Integer> {
                             + " first, expected " + firstAfter.get(i));
                     return 1;
                 }
-                ms[i][round] = Math.round(elapsedNs / 1e5) / 10;
+                ms[i][round] = elapsedNs / 1e6;
                 out.write(json.createObjectBuilder().add("type", "restore").add("position", actual[i])
                         .add("round", round + 1).add("restore_ms", elapsedNs / 1e6).build());
             }
         }
         for (int i = 0; i < sorted.length; i++) {
-            double[] values = Arrays.stream(ms[i]).asDoubleStream().sorted().toArray();
+            double[] values = Arrays.stream(ms[i]).sorted().toArray();
             int n = values.length;
             double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
             JsonObjectBuilder summary = json.createObjectBuilder().add("type", "summary").add("position", actual[i])

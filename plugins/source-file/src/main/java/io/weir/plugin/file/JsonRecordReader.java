@@ -73,6 +73,8 @@ final class JsonRecordReader implements Closeable {
     private JsonFormat layout;
     /** Index of the next record (records returned or skipped so far, counted from the start of the file). */
     private long recordIndex;
+    /** File offset (bytes) after the last record read or skipped; see {@link #byteOffset()}. */
+    private long recordEnd;
     private boolean exhausted;
 
     /**
@@ -94,6 +96,7 @@ final class JsonRecordReader implements Closeable {
         }
         this.recordIndex = start.recordIndex();
         this.bufferStart = start.byteOffset();
+        this.recordEnd = start.byteOffset();
         this.layout = start.layout() == JsonFormat.AUTO ? null : start.layout();
     }
 
@@ -102,9 +105,13 @@ final class JsonRecordReader implements Closeable {
         return recordIndex;
     }
 
-    /** @return the file offset in bytes of the first byte not consumed yet (after the last record read or skipped) */
+    /**
+     * @return the file offset in bytes just after the last record read or skipped (its closing
+     *         brace), or where this reader started if it read none: a reader started there continues
+     *         with the next record, also when this one has found the end of the file since
+     */
     long byteOffset() {
-        return bufferStart + pos;
+        return recordEnd;
     }
 
     /** @return the layout found at the start of the file, {@link JsonFormat#AUTO} before the first record */
@@ -125,6 +132,7 @@ final class JsonRecordReader implements Closeable {
         }
         Row row = readObject();
         recordIndex++;
+        recordEnd = bufferStart + pos;
         return row;
     }
 
@@ -141,6 +149,7 @@ final class JsonRecordReader implements Closeable {
         }
         skipValue();
         recordIndex++;
+        recordEnd = bufferStart + pos;
         return true;
     }
 
