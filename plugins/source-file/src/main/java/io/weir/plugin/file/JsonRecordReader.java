@@ -289,17 +289,18 @@ final class JsonRecordReader implements Closeable {
             case '{' -> throw mismatch(index, "an object");
             case '[' -> throw mismatch(index, "an array");
             default -> {
-                if (c != '-' && (c < '0' || c > '9')) {
+                String word = readWord();
+                if (word.isEmpty()) {
                     throw syntax("expected a value", c);
                 }
-                return convertNumber(index, readWord());
+                return convertNumber(index, word);
             }
         }
     }
 
     private Object convertNumber(int index, String lexeme) throws MalformedRecordException {
         if (!isJsonNumber(lexeme)) {
-            throw syntax("invalid number '" + lexeme + "' (JSON numbers look like -12, 0.5 or 1.5e-3)", lexeme.charAt(0));
+            throw syntax("invalid value '" + lexeme + "' (JSON numbers look like -12, 0.5 or 1.5e-3)", lexeme.charAt(0));
         }
         FieldType type = types[index];
         switch (type) {
@@ -452,7 +453,7 @@ final class JsonRecordReader implements Closeable {
                 String word = readWord();
                 boolean literal = word.equals("true") || word.equals("false") || word.equals("null");
                 if (!literal && !isJsonNumber(word)) {
-                    throw syntax("invalid value '" + word + "'", c);
+                    throw syntax(word.isEmpty() ? "expected a value" : "invalid value '" + word + "'", c);
                 }
             }
         }
