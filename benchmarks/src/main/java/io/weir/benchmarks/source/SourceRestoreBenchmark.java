@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 
 /**
@@ -37,8 +36,7 @@ import java.util.concurrent.Callable;
  * <p>One fresh pass (parallelism 1) reads the file and snapshots the source's operator state at each
  * position (the first poll boundary at or after it: polls emit up to 256 rows); then each round
  * restores from every snapshot in turn. Each restore is checked: its first row must equal the row
- * the fresh pass read at that index, else the run fails. The input is generated (flight-like
- * records, fixed seed) into a temporary file unless {@code --file} names one; a page-cached file
+ * the fresh pass read at that index, else the run fails. The input is generated ({@link FlightLines}) into a temporary file unless {@code --file} names one; a page-cached file
  * is what is measured (the CPU cost of reaching the position, not the disk).
  *
  * <p>Output on stdout, one JSON object per line: a {@code restore} line per restore
@@ -49,9 +47,6 @@ import java.util.concurrent.Callable;
 @Command(name = "source-restore-benchmark", mixinStandardHelpOptions = true,
         description = "Measures the file source's restore time at several positions; JSON lines on stdout.")
 public final class SourceRestoreBenchmark implements Callable<Integer> {
-    private static final String[] AIRPORTS = {"ATL", "ORD", "DFW", "LAX", "DEN", "DTW", "LAS", "PHX", "SFO", "GSO",
-            "BOS", "SEA", "MSP", "IAH", "JFK", "EWR"};
-
     @Option(names = "--file", paramLabel = "PATH",
             description = "JSON-lines input with fields date, delay, distance, origin, destination (default: generated)")
     private Path file;
@@ -193,17 +188,13 @@ public final class SourceRestoreBenchmark implements Callable<Integer> {
         return new PluginConfig("operators[0].config", values, input.getParent());
     }
 
-    /** Writes {@code n} flight-like JSON lines (fixed seed, so every run reads the same bytes). */
+    /** Writes {@code n} flight-like JSON lines ({@link FlightLines}). */
     static void generate(Path target, long n) throws IOException {
-        SplittableRandom random = new SplittableRandom(42);
+        FlightLines flights = new FlightLines();
         try (BufferedWriter w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
             for (long i = 0; i < n; i++) {
-                long minute = i / 7;
-                w.write(String.format("{\"date\":\"2001/%02d/%02d %02d:%02d\",\"delay\":%d,\"distance\":%d,"
-                                + "\"origin\":\"%s\",\"destination\":\"%s\"}%n",
-                        1 + (minute / 44640) % 12, 1 + (minute / 1440) % 28, (minute / 60) % 24, minute % 60,
-                        random.nextInt(-30, 300), random.nextInt(50, 3000),
-                        AIRPORTS[random.nextInt(AIRPORTS.length)], AIRPORTS[random.nextInt(AIRPORTS.length)]));
+                w.write(flights.record(i));
+                w.newLine();
             }
         }
     }
