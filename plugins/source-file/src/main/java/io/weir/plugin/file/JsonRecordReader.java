@@ -62,6 +62,8 @@ final class JsonRecordReader implements Closeable {
     private byte[] stringBytes = new byte[256];
     private final StringBuilder stringChars = new StringBuilder(64);
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
+    /** The schema's field names in UTF-8, by field index. */
+    private final byte[][] nameBytes;
 
     /** Index in {@link #buf} of the next unread byte. */
     private int pos;
@@ -91,8 +93,10 @@ final class JsonRecordReader implements Closeable {
         this.schema = schema;
         this.configuredFormat = format;
         this.types = new FieldType[schema.size()];
+        this.nameBytes = new byte[types.length][];
         for (int i = 0; i < types.length; i++) {
             types[i] = schema.field(i).type();
+            nameBytes[i] = schema.field(i).name().getBytes(StandardCharsets.UTF_8);
         }
         this.recordIndex = start.recordIndex();
         this.bufferStart = start.byteOffset();
@@ -230,9 +234,8 @@ final class JsonRecordReader implements Closeable {
             if (c != '"') {
                 throw syntax("expected a field name", c);
             }
-            String name = readString();
+            int index = readFieldIndex();
             expectColon();
-            int index = schema.indexOf(name);
             if (index < 0) {
                 skipValue();
             } else {
@@ -260,9 +263,42 @@ final class JsonRecordReader implements Closeable {
         skipWhitespace();
     }
 
+    /**
+     * Reads a field name starting at the current '"'.
+     *
+     * @return the field's index in the schema, or -1 if the schema has no such field
+     */
+    private int readFieldIndex() throws IOException {
+        // fast path: the whole name in the buffer, ASCII, no escapes: compare bytes, allocate nothing
+        int start = pos + 1;
+        int end = start;
+        while (end < limit && buf[end] != '"' && buf[end] != '\\' && buf[end] >= 0x20) {
+            end++;
+        }
+        if (end < limit && buf[end] == '"') {
+            int length = end - start;
+            for (int i = 0; i < nameBytes.length; i++) {
+                byte[] name = nameBytes[i];
+                if (name.length == length && Arrays.equals(buf, start, end, name, 0, length)) {
+                    pos = end + 1;
+                    return i;
+                }
+            }
+            pos = end + 1; // the scan stopped at any non-ASCII byte, so this name is ASCII: no UTF-8 to check
+            return -1;
+        }
+        return schema.indexOf(readString());
+    }
+
     private Object readValue(int index) throws IOException {
         FieldType type = types[index];
         int c = peek();
+        if ((c == '-' || (c >= '0' && c <= '9')) && (type == FieldType.LONG || type == FieldType.TIMESTAMP)) {
+            Long fast = readSmallLong();
+            if (fast != null) {
+                return fast;
+            }
+        }
         switch (c) {
             case '"' -> {
                 String s = readString();
@@ -331,6 +367,36 @@ final class JsonRecordReader implements Closeable {
             }
             default -> throw mismatch(index, "number " + lexeme);
         }
+    }
+
+    /**
+     * Fast path for the common integer: {@code -?(0|[1-9][0-9]{0,17})} wholly in the buffer and
+     * followed by a delimiter is converted from the bytes, consumed, and returned.
+     *
+     * @return the value, or null (nothing consumed) for anything else, which the general path handles
+     */
+    private Long readSmallLong() {
+        int i = pos;
+        boolean negative = i < limit && buf[i] == '-';
+        if (negative) {
+            i++;
+        }
+        int first = i;
+        long v = 0;
+        while (i < limit && buf[i] >= '0' && buf[i] <= '9' && i - first < 18) {
+            v = v * 10 + (buf[i] - '0');
+            i++;
+        }
+        int digits = i - first;
+        if (digits == 0 || i == limit || (digits > 1 && buf[first] == '0')) {
+            return null;
+        }
+        byte next = buf[i];
+        if (next != ',' && next != '}' && next != ' ' && next != '\n' && next != '\r' && next != '\t' && next != ']') {
+            return null;
+        }
+        pos = i;
+        return negative ? -v : v;
     }
 
     /** @return whether {@code s} matches RFC 8259's {@code number}: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} */

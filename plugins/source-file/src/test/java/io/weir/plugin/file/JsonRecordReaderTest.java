@@ -121,6 +121,17 @@ class JsonRecordReaderTest {
     }
 
     @Test
+    void fieldNamesWithEscapesOrNonAsciiCharactersAreMatchedByTheirDecodedText() throws IOException {
+        Schema schema = Schema.builder().field("n", FieldType.LONG).field("caf\u00e9", FieldType.LONG).build();
+        String json = "{\"\\u006e\":1,\"caf\u00e9\":2,\"caf\\u00e9x\":3,\"\u00e9\":4}";
+        try (JsonRecordReader reader = new JsonRecordReader(
+                Channels.newChannel(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))), FILE, schema,
+                JsonFormat.AUTO, FilePosition.START)) {
+            assertThat(reader.next()).isEqualTo(new io.weir.api.Row(schema, 1L, 2L));
+        }
+    }
+
+    @Test
     void byteOffsetCountsBytesNotCharacters() throws IOException {
         String first = "{\"s\":\"\u65e5\u672c\"}"; // 2 three-byte characters: 14 bytes, 10 chars
         try (JsonRecordReader reader = reader(first + "\n{\"s\":\"x\"}\n")) {
