@@ -27,9 +27,14 @@ import java.util.Locale;
  * 64 KiB byte buffer is reused, and {@link #byteOffset()} is exact, which is what lets a restore
  * seek instead of re-reading the file.
  *
- * <p>Kept instead of Parsson's streaming parser (org.eclipse.parsson 1.1.7) after measuring both on
- * the flights data (benchmarks/jmh: {@code JsonRecordReaderBenchmark}); see the numbers below.
- * PARSSON_NUMBERS
+ * <p>Kept instead of Parsson's streaming parser (org.eclipse.parsson 1.1.7, JSON-P) after measuring
+ * both ({@code benchmarks/jmh.sh JsonRecordReaderBenchmark -p file=.../flights-3m.jsonl.gz -f 2 -i 8},
+ * first 100,000 flights, same rows out, 2 shared cores at load 7-10, records/µs ± 99.9% CI): this
+ * reader 2.86 ± 0.70 on JSON lines and 2.29 ± 0.63 on the array form; Parsson 2.61 ± 0.78 on the
+ * array form but 0.30 ± 0.14 on JSON lines, because JSON-P parses one top-level value per parser and
+ * so needs a parser per line (about 9× slower on the layout of the flights data). Parsson also
+ * reports positions in chars of its decoded input, not bytes, so it could not give the byte offset a
+ * restore seeks to.
  *
  * <p>Value mapping, per field type: {@code long}/{@code timestamp} take integral numbers
  * (timestamps: ms since the epoch, or an ISO-8601 instant string such as
