@@ -4,8 +4,10 @@ import java.io.IOException;
 
 /**
  * An input file holds something that is not a valid record of the configured schema: broken JSON
- * syntax, or a value whose JSON type does not fit its field's type. The message names the file, the
- * 0-based record index, the field (for type errors) and the character offset in the file.
+ * syntax (numbers included: RFC 8259's grammar), bytes that are not UTF-8 in a string, or a value whose
+ * JSON type or range does not fit its field's type. The message names the file, the record number
+ * (counted from 1), the field (for type errors) and the byte offset in the file, and says to fix or
+ * remove the record and run the job again.
  */
 public final class MalformedRecordException extends IOException {
     private static final long serialVersionUID = 1L;

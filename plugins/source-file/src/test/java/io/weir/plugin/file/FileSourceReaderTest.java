@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FileSourceReaderTest {
-    private static final Path FLIGHTS = Path.of("/work/shared/data/flights-20k.json");
+    private static final Path FLIGHTS = Path.of("../../examples/data/flights-20k.json").toAbsolutePath().normalize();
     private static final Schema FLIGHT_SCHEMA = Schema.builder()
             .field("date", FieldType.STRING).field("delay", FieldType.LONG).field("distance", FieldType.LONG)
             .field("origin", FieldType.STRING).field("destination", FieldType.STRING).build();
