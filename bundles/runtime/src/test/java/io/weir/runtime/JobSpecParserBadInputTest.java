@@ -110,6 +110,49 @@ class JobSpecParserBadInputTest {
                 .hasMessageContaining("debug.inject-failure.operator names source 'a'");
     }
 
+    /** datagen (fields key, seq, ts, payload) → keyed-aggregate with the given input and key → discard. */
+    private static String keyedJob(String input, String key) {
+        return job(SOURCE + ", {\"id\": \"agg\", \"type\": \"keyed-aggregate\", \"parallelism\": 2, \"inputs\": [" + input + "],"
+                + " \"config\": {\"key\": " + key + ", \"aggregates\": [{\"fn\": \"count\"}]}},"
+                + " {\"id\": \"out\", \"type\": \"discard\", \"inputs\": [{\"from\": \"agg\", \"partitioning\": \"rebalance\"}]}");
+    }
+
+    @Test
+    void keyedOperatorWhoseKeyDiffersFromItsHashKeysIsRejectedNamingBoth() {
+        String job = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"seq\"]");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("operators[1] ('agg', keyed-aggregate) groups by operators[1].config.key [seq], but its input"
+                        + " operators[1].inputs[0].keys hash-partitions by [key]; state would be kept per [key] and rows labelled"
+                        + " with [seq]: use the same fields in both");
+        String superset = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"key\", \"seq\"]");
+        assertThatThrownBy(() -> parser.parse(superset, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("groups by operators[1].config.key [key, seq], but its input operators[1].inputs[0].keys"
+                        + " hash-partitions by [key]");
+    }
+
+    @Test
+    void keyedOperatorWithTheSameKeyFieldsInAnyOrderIsAccepted() throws Exception {
+        assertThat(parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "\"key\""),
+                tmp, Map.of()).vertices()).hasSize(3);
+        assertThat(parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"seq\", \"key\"]}",
+                "[\"key\", \"seq\"]"), tmp, Map.of()).vertices()).hasSize(3);
+    }
+
+    @Test
+    void keyedOperatorFedByAForwardOrRebalanceEdgeIsRejected() {
+        assertThatThrownBy(() -> parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"rebalance\"}", "[\"key\"]"), tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("operators[1] ('agg', keyed-aggregate) keeps keyed state, but its input operators[1].inputs[0] from 'src'"
+                        + " is \"partitioning\": \"rebalance\"; a keyed operator's inputs must be \"partitioning\": \"hash\" with"
+                        + " \"keys\" naming its key fields");
+        String forward = keyedJob("\"src\"", "[\"key\"]").replace("\"parallelism\": 2, \"inputs\"", "\"parallelism\": 1, \"inputs\"");
+        assertThatThrownBy(() -> parser.parse(forward, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("is \"partitioning\": \"forward\"");
+    }
+
     @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))

@@ -49,11 +49,12 @@ import java.util.regex.Pattern;
  * operator ids; known plugin types (listing the installed ones); parallelism
  * 1..{@code pipeline.max-parallelism}; inputs naming existing operators; no cycles (naming only the
  * operators on them); sources without and other operators with inputs; sinks not used as inputs;
- * forward edges of equal parallelism; hash keys present in the upstream schema; each plugin's own
- * config validation (e.g. the input file exists) and no config key the plugin did not read while
- * validating ({@link PluginConfig#unaskedKeys()}); configuration keys known, their values parseable
- * and within the option's bound ({@link ConfigOption#check}). Errors about {@code --set} overrides
- * name the {@code --set key=value}, not the job file.
+ * forward edges of equal parallelism; hash keys present in the upstream schema; keyed operators fed
+ * only by hash edges whose keys are the operator's own key fields ({@link OperatorFactory#keyFields});
+ * each plugin's own config validation (e.g. the input file exists) and no config key the plugin did
+ * not read while validating ({@link PluginConfig#unaskedKeys()}); configuration keys known, their
+ * values parseable and within the option's bound ({@link ConfigOption#check}). Errors about
+ * {@code --set} overrides name the {@code --set key=value}, not the job file.
  *
  * <p>Thread-safe.
  */
@@ -467,9 +468,8 @@ public final class JobSpecParser {
                         OperatorFactory f = plugins.operator(op.type).orElseThrow();
                         output = f.outputSchema(op.config, input);
                         keyed = f.requiresKeyedInput();
-                        if (keyed && !hash) {
-                            throw new InvalidJobException(op.path + " ('" + op.type + "') keeps keyed state, so its inputs must be "
-                                    + "\"partitioning\": \"hash\" with \"keys\"");
+                        if (keyed) {
+                            checkKeyedInput(op, f);
                         }
                     }
                     default -> {
@@ -495,6 +495,33 @@ public final class JobSpecParser {
             }
         }
         return new JobGraph(name, config, vertices, edges);
+    }
+
+    /**
+     * A keyed operator's state is scoped by the key the runtime extracts with its input edge's hash
+     * {@code keys}; the operator labels its output with its own key fields. Both must be the same
+     * fields, or rows of different groups share one state entry and come out under the wrong key.
+     *
+     * @throws InvalidJobException if an input is not a hash edge (naming the edge and its
+     *         partitioning), or if the operator declares key fields ({@link OperatorFactory#keyFields})
+     *         that are not the same set as the edge's keys (naming the operator id, both field lists)
+     */
+    private static void checkKeyedInput(RawOperator op, OperatorFactory factory) throws InvalidJobException {
+        for (RawInput in : op.inputs) {
+            if (in.partitioning != Partitioning.HASH) {
+                throw new InvalidJobException(op.path + " ('" + op.id + "', " + op.type + ") keeps keyed state, but its input "
+                        + in.path + " from '" + in.from + "' is \"partitioning\": \"" + in.partitioning.name().toLowerCase(Locale.ROOT)
+                        + "\"; a keyed operator's inputs must be \"partitioning\": \"hash\" with \"keys\" naming its key fields");
+            }
+        }
+        List<String> declared = factory.keyFields(op.config);
+        List<String> edgeKeys = op.inputs.get(0).keys;
+        if (!declared.isEmpty() && !new HashSet<>(declared).equals(new HashSet<>(edgeKeys))) {
+            throw new InvalidJobException(op.path + " ('" + op.id + "', " + op.type + ") groups by " + op.config.path()
+                    + ".key " + declared + ", but its input " + op.inputs.get(0).path + ".keys hash-partitions by " + edgeKeys
+                    + "; state would be kept per " + edgeKeys + " and rows labelled with " + declared
+                    + ": use the same fields in both");
+        }
     }
 
     /**
