@@ -116,6 +116,19 @@ class LauncherIT {
     }
 
     @Test
+    void engineOptionInTheJobExitsTwoSayingWhereItGoes() throws Exception {
+        Path examples = copyOfExamples();
+
+        Run run = weir(examples.getParent(), Duration.ofSeconds(60), "run", "examples/flight-delays.json",
+                "--set", "state.async-snapshot.threads=4");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err()).as(run.toString()).contains("error: --set state.async-snapshot.threads=4: state.async-snapshot.threads"
+                + " is an engine option").contains("conf/engine/io.weir.engine.cfg");
+        assertThat(run.out()).as(run.toString()).doesNotContain("Submitted job");
+    }
+
+    @Test
     void missingJobFileExitsTwoWithoutStartingTheEngine() throws Exception {
         Run run = weir(work, Duration.ofSeconds(30), "run", "no-such-job.json");
 

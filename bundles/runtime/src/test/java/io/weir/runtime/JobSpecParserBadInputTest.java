@@ -154,6 +154,19 @@ class JobSpecParserBadInputTest {
     }
 
     @Test
+    void engineOptionInAJobFileOrSetIsRejectedSayingWhereItGoes() {
+        String text = "{\"name\": \"j\", \"config\": {\"state.async-snapshot.threads\": 4}, \"operators\": [" + SOURCE + ", " + SINK + "]}";
+        assertThatThrownBy(() -> parser.parse(text, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("config.state.async-snapshot.threads is an engine option (shared by every job the engine runs),"
+                        + " not a job option: set it in the engine's configuration, conf/engine/io.weir.engine.cfg"
+                        + " (ConfigurationAdmin PID io.weir.engine), and remove it from the job; see docs/configuration.md");
+        assertThatThrownBy(() -> parser.parse(job(SOURCE + ", " + SINK), tmp, Map.of("state.async-snapshot.threads", "4")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageStartingWith("--set state.async-snapshot.threads=4: state.async-snapshot.threads is an engine option");
+    }
+
+    @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
@@ -234,8 +247,7 @@ class JobSpecParserBadInputTest {
                 "taskmanager.network.memory.buffers-per-channel", "must be >= 1, got 0",
                 "taskmanager.network.memory.buffer-debloat.target", "must be >= 1 ms, got 0",
                 "execution.checkpointing.num-retained", "must be >= 1, got 0",
-                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1",
-                "state.async-snapshot.threads", "must be >= 1, got 0");
+                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1");
         expected.forEach((key, problem) -> {
             String value = problem.substring(problem.lastIndexOf(' ') + 1);
             String bad = "{\"name\": \"j\", \"config\": {\"" + key + "\": " + value + "}, \"operators\": [" + SOURCE + ", " + SINK + "]}";

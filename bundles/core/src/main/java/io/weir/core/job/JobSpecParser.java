@@ -8,6 +8,7 @@ import io.weir.api.plugin.SourceFactory;
 import io.weir.core.config.CheckpointingOptions;
 import io.weir.core.config.ConfigOption;
 import io.weir.core.config.Configuration;
+import io.weir.core.config.EngineOptions;
 import io.weir.core.config.ExecutionOptions;
 import io.weir.core.plugin.PluginRegistry;
 import jakarta.json.JsonArray;
@@ -52,7 +53,8 @@ import java.util.regex.Pattern;
  * forward edges of equal parallelism; hash keys present in the upstream schema; keyed operators fed
  * only by hash edges whose keys are the operator's own key fields ({@link OperatorFactory#keyFields});
  * each plugin's own config validation (e.g. the input file exists) and no config key the plugin did
- * not read while validating ({@link PluginConfig#unaskedKeys()}); configuration keys known, their
+ * not read while validating ({@link PluginConfig#unaskedKeys()}); configuration keys known job
+ * options (an {@linkplain EngineOptions engine option} is refused, saying where it goes), their
  * values parseable and within the option's bound ({@link ConfigOption#check}). Errors about
  * {@code --set} overrides name the {@code --set key=value}, not the job file.
  *
@@ -214,6 +216,11 @@ public final class JobSpecParser {
         raw.put(CheckpointingOptions.DIRECTORY.key(), baseDirectory.resolve(String.valueOf(dir)).normalize().toString());
         for (String key : new TreeSet<>(raw.keySet())) {
             ConfigOption<?> option = OPTIONS.get(key);
+            if (option == null && EngineOptions.byKey(key).isPresent()) {
+                throw new InvalidJobException(optionSubject(key, overrides) + " is an engine option (shared by every job"
+                        + " the engine runs), not a job option: set it in the engine's configuration, " + EngineOptions.FILE
+                        + " (ConfigurationAdmin PID " + EngineOptions.PID + "), and remove it from the job; see docs/configuration.md");
+            }
             if (option == null) {
                 throw new InvalidJobException(optionSubject(key, overrides) + " is not a known option; see docs/configuration.md");
             }

@@ -2,7 +2,7 @@ package io.weir.runtime.engine;
 
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
 import io.weir.core.config.Configuration;
-import io.weir.core.config.ExecutionOptions;
+import io.weir.core.config.EngineOptions;
 import io.weir.core.coordination.CheckpointCoordinatorFactory;
 import io.weir.core.engine.Engine;
 import io.weir.core.engine.JobHandle;
@@ -42,7 +42,7 @@ public final class LocalEngine implements Engine, AutoCloseable {
      * Assembles an engine from the implementations visible to {@code loader} through ServiceLoader
      * (the non-OSGi wiring used by tests and benchmarks).
      *
-     * @param config engine configuration ({@code state.async-snapshot.threads})
+     * @param config engine configuration ({@link EngineOptions}: {@code state.async-snapshot.threads})
      * @throws IllegalStateException naming the missing service if one is not on the class path
      */
     public static LocalEngine fromServiceLoader(ClassLoader loader, Configuration config) {
@@ -52,7 +52,7 @@ public final class LocalEngine implements Engine, AutoCloseable {
         ServiceLoader.load(CheckpointBarrierHandlerFactory.class, loader).forEach(h -> handlers.put(h.type(), h));
         return new LocalEngine(new EngineServices(MapPluginRegistry.fromServiceLoader(loader), backends,
                 first(CheckpointStorageFactory.class, loader), handlers, first(CheckpointCoordinatorFactory.class, loader),
-                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(ExecutionOptions.ASYNC_THREADS)), newTimers()));
+                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(EngineOptions.ASYNC_THREADS)), newTimers()));
     }
 
     private static <T> T first(Class<T> type, ClassLoader loader) {
