@@ -167,6 +167,20 @@ class JobSpecParserBadInputTest {
     }
 
     @Test
+    void failureInjectionWaitingForCheckpointsNeedsACheckpointInterval() throws Exception {
+        String job = job(SOURCE + ", " + SINK);
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "out",
+                "debug.inject-failure.after-checkpoints", "1")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("--set debug.inject-failure.after-checkpoints=1: debug.inject-failure.after-checkpoints waits for 1"
+                        + " completed checkpoints, but execution.checkpointing.interval is not set, so the only checkpoint is the"
+                        + " final one, after the last record: set execution.checkpointing.interval"
+                        + " (e.g. --set execution.checkpointing.interval=100ms) or set after-checkpoints to 0");
+        assertThat(parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "out", "debug.inject-failure.after-checkpoints", "1",
+                "execution.checkpointing.interval", "100ms")).name()).isEqualTo("j");
+    }
+
+    @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)

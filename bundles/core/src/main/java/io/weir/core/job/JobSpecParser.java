@@ -55,8 +55,9 @@ import java.util.regex.Pattern;
  * each plugin's own config validation (e.g. the input file exists) and no config key the plugin did
  * not read while validating ({@link PluginConfig#unaskedKeys()}); configuration keys known job
  * options (an {@linkplain EngineOptions engine option} is refused, saying where it goes), their
- * values parseable and within the option's bound ({@link ConfigOption#check}). Errors about
- * {@code --set} overrides name the {@code --set key=value}, not the job file.
+ * values parseable and within the option's bound ({@link ConfigOption#check}); a failure injection
+ * waiting for checkpoints only with a checkpoint interval. Errors about {@code --set} overrides
+ * name the {@code --set key=value}, not the job file.
  *
  * <p>Thread-safe.
  */
@@ -194,6 +195,13 @@ public final class JobSpecParser {
         if (op.kind == VertexKind.SOURCE) {
             throw new InvalidJobException(subject + " names source '" + target + "'; failures can be injected into"
                     + " operators and sinks (they fail while processing a record), name one downstream of it");
+        }
+        int checkpoints = config.get(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS);
+        if (checkpoints > 0 && !config.contains(CheckpointingOptions.INTERVAL)) {
+            throw new InvalidJobException(optionSubject(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS.key(), overrides)
+                    + " waits for " + checkpoints + " completed checkpoints, but execution.checkpointing.interval is not set,"
+                    + " so the only checkpoint is the final one, after the last record: set execution.checkpointing.interval"
+                    + " (e.g. --set execution.checkpointing.interval=100ms) or set after-checkpoints to 0");
         }
     }
 

@@ -111,7 +111,7 @@ public final class LocalEngine implements Engine, AutoCloseable {
         }
         JobMaster master = null;
         try {
-            master = new JobMaster(job, services, listener);
+            master = new JobMaster(job, services, FailureInjectionReport.wrapIfInjecting(job, listener));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (Exception e) {
