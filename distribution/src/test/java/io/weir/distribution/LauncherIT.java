@@ -5,6 +5,7 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,10 +18,14 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Runs the assembled distribution ({@code target/weir}, system property {@code weir.home}) the way
@@ -113,6 +118,128 @@ class LauncherIT {
         assertThat(run.err()).as(run.toString()).contains("error: operators[1].type 'no-such-operator'");
         assertThat(run.out()).as(run.toString()).doesNotContain("Submitted job");
         assertThat(run.took()).as(run.toString()).isLessThan(Duration.ofSeconds(15));
+    }
+
+    /**
+     * The README's failure example, run exactly as the README writes it (the command is read from
+     * README.md), must fail over and restore from a checkpoint, and the committed output must be
+     * exactly-once against a ground truth computed here from the data file.
+     */
+    @Test
+    void readmeFailureExampleRestoresFromACheckpointAndCommitsExactlyOnce() throws Exception {
+        Path examples = copyOfExamples();
+        List<String> args = readmeFailureExampleArguments();
+
+        Run run = weir(examples.getParent(), Duration.ofMinutes(2), args.toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).as(run.toString())
+                .containsPattern("Restarting job flight-delays \\(attempt 1\\) after: .*injected failure in operator 'per-origin'")
+                .containsPattern("Restoring job flight-delays from checkpoint \\d+")
+                .doesNotContain("did not fire")
+                .contains("Job flight-delays FINISHED");
+        assertExactlyOnce(examples.resolve("out/flight-delays"), groundTruth(examples.resolve("data/flights-20k.json")));
+    }
+
+    @Test
+    void failureInjectionThatCannotFirePrintsAWarningNamingTheOption() throws Exception {
+        Path examples = copyOfExamples();
+
+        Run run = weir(examples.getParent(), Duration.ofMinutes(2), "run", "examples/flight-delays.json",
+                "--set", "debug.inject-failure.operator=per-origin", "--set", "debug.inject-failure.after-records=1000000");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).as(run.toString())
+                .contains("Warning: job flight-delays: the failure injection did not fire: debug.inject-failure.operator=per-origin")
+                .contains("debug.inject-failure.after-records=1000000")
+                .doesNotContain("Restoring job");
+    }
+
+    @Test
+    void engineOptionInTheJobExitsTwoSayingWhereItGoes() throws Exception {
+        Path examples = copyOfExamples();
+
+        Run run = weir(examples.getParent(), Duration.ofSeconds(60), "run", "examples/flight-delays.json",
+                "--set", "state.async-snapshot.threads=4");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err()).as(run.toString()).contains("error: --set state.async-snapshot.threads=4: state.async-snapshot.threads"
+                + " is an engine option").contains("conf/engine/io.weir.engine.cfg");
+        assertThat(run.out()).as(run.toString()).doesNotContain("Submitted job");
+    }
+
+    @Test
+    void keyedAggregateWhoseKeyDiffersFromItsHashKeysExitsTwoNamingBoth() throws Exception {
+        Path examples = copyOfExamples();
+        Path job = examples.resolve("flight-delays.json");
+        String text = Files.readString(job);
+        assertThat(text).contains("\"key\": [\"origin\"]");
+        Path bad = examples.resolve("by-destination.json");
+        Files.writeString(bad, text.replace("\"key\": [\"origin\"]", "\"key\": [\"destination\"]"));
+
+        Run run = weir(examples.getParent(), Duration.ofSeconds(60), "run", "examples/by-destination.json");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err()).as(run.toString()).contains("error: operators[1] ('per-origin', keyed-aggregate) groups by"
+                + " operators[1].config.key [destination], but its input operators[1].inputs[0].keys hash-partitions by [origin]");
+        assertThat(examples.resolve("out")).doesNotExist();
+    }
+
+    /** @return the arguments after {@code bin/weir} of the README's failure example */
+    private static List<String> readmeFailureExampleArguments() throws IOException {
+        Path readme = Path.of(System.getProperty("weir.readme", "../README.md"));
+        String line = Files.readAllLines(readme).stream().filter(l -> l.contains("--set debug.inject-failure.operator="))
+                .findFirst().orElseThrow(() -> new AssertionError("no failure example in " + readme));
+        String command = line.substring(line.indexOf("bin/weir ") + "bin/weir ".length());
+        command = command.substring(0, command.indexOf('`'));
+        return List.of(command.trim().split("\\s+"));
+    }
+
+    /** Per origin: {count, sum of delay} over every flight of the data file, read here, not by the engine. */
+    private static Map<String, long[]> groundTruth(Path data) throws IOException {
+        Map<String, long[]> truth = new TreeMap<>();
+        try (JsonReader r = Json.createReader(Files.newBufferedReader(data))) {
+            for (JsonValue v : r.readArray()) {
+                JsonObject o = v.asJsonObject();
+                long[] t = truth.computeIfAbsent(o.getString("origin"), k -> new long[2]);
+                t[0]++;
+                t[1] += o.getJsonNumber("delay").longValueExact();
+            }
+        }
+        return truth;
+    }
+
+    /** Per origin the counts 1..N committed once each, the row with count N carrying the true mean delay; nothing in progress. */
+    private static void assertExactlyOnce(Path out, Map<String, long[]> truth) throws IOException {
+        Map<String, List<JsonObject>> byOrigin = new TreeMap<>();
+        try (Stream<Path> files = Files.list(out)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                String name = f.getFileName().toString();
+                assertThat(name).as("file in %s", out).doesNotEndWith(".inprogress");
+                if (!name.startsWith("part-")) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    if (!line.isBlank()) {
+                        try (JsonReader r = Json.createReader(new StringReader(line))) {
+                            JsonObject row = r.readObject();
+                            byOrigin.computeIfAbsent(row.getString("origin"), k -> new ArrayList<>()).add(row);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(byOrigin.keySet()).as("origins committed").isEqualTo(truth.keySet());
+        for (Map.Entry<String, long[]> e : truth.entrySet()) {
+            long n = e.getValue()[0];
+            List<JsonObject> rows = byOrigin.get(e.getKey());
+            assertThat(rows.stream().map(r -> r.getJsonNumber("flights").longValueExact()).sorted().toList())
+                    .as("counts committed for origin %s (1..%d, each once)", e.getKey(), n)
+                    .isEqualTo(LongStream.rangeClosed(1, n).boxed().toList());
+            JsonObject last = rows.stream().filter(r -> r.getJsonNumber("flights").longValueExact() == n).findFirst().orElseThrow();
+            assertThat(last.getJsonNumber("avg_delay").doubleValue()).as("final avg_delay of %s", e.getKey())
+                    .isCloseTo((double) e.getValue()[1] / n, within(1e-9));
+        }
     }
 
     @Test

@@ -110,6 +110,76 @@ class JobSpecParserBadInputTest {
                 .hasMessageContaining("debug.inject-failure.operator names source 'a'");
     }
 
+    /** datagen (fields key, seq, ts, payload) → keyed-aggregate with the given input and key → discard. */
+    private static String keyedJob(String input, String key) {
+        return job(SOURCE + ", {\"id\": \"agg\", \"type\": \"keyed-aggregate\", \"parallelism\": 2, \"inputs\": [" + input + "],"
+                + " \"config\": {\"key\": " + key + ", \"aggregates\": [{\"fn\": \"count\"}]}},"
+                + " {\"id\": \"out\", \"type\": \"discard\", \"inputs\": [{\"from\": \"agg\", \"partitioning\": \"rebalance\"}]}");
+    }
+
+    @Test
+    void keyedOperatorWhoseKeyDiffersFromItsHashKeysIsRejectedNamingBoth() {
+        String job = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"seq\"]");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("operators[1] ('agg', keyed-aggregate) groups by operators[1].config.key [seq], but its input"
+                        + " operators[1].inputs[0].keys hash-partitions by [key]; state would be kept per [key] and rows labelled"
+                        + " with [seq]: use the same fields in both");
+        String superset = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"key\", \"seq\"]");
+        assertThatThrownBy(() -> parser.parse(superset, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("groups by operators[1].config.key [key, seq], but its input operators[1].inputs[0].keys"
+                        + " hash-partitions by [key]");
+    }
+
+    @Test
+    void keyedOperatorWithTheSameKeyFieldsInAnyOrderIsAccepted() throws Exception {
+        assertThat(parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "\"key\""),
+                tmp, Map.of()).vertices()).hasSize(3);
+        assertThat(parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"seq\", \"key\"]}",
+                "[\"key\", \"seq\"]"), tmp, Map.of()).vertices()).hasSize(3);
+    }
+
+    @Test
+    void keyedOperatorFedByAForwardOrRebalanceEdgeIsRejected() {
+        assertThatThrownBy(() -> parser.parse(keyedJob("{\"from\": \"src\", \"partitioning\": \"rebalance\"}", "[\"key\"]"), tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("operators[1] ('agg', keyed-aggregate) keeps keyed state, but its input operators[1].inputs[0] from 'src'"
+                        + " is \"partitioning\": \"rebalance\"; a keyed operator's inputs must be \"partitioning\": \"hash\" with"
+                        + " \"keys\" naming its key fields");
+        String forward = keyedJob("\"src\"", "[\"key\"]").replace("\"parallelism\": 2, \"inputs\"", "\"parallelism\": 1, \"inputs\"");
+        assertThatThrownBy(() -> parser.parse(forward, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("is \"partitioning\": \"forward\"");
+    }
+
+    @Test
+    void engineOptionInAJobFileOrSetIsRejectedSayingWhereItGoes() {
+        String text = "{\"name\": \"j\", \"config\": {\"state.async-snapshot.threads\": 4}, \"operators\": [" + SOURCE + ", " + SINK + "]}";
+        assertThatThrownBy(() -> parser.parse(text, tmp, Map.of()))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("config.state.async-snapshot.threads is an engine option (shared by every job the engine runs),"
+                        + " not a job option: set it in the engine's configuration, conf/engine/io.weir.engine.cfg"
+                        + " (ConfigurationAdmin PID io.weir.engine), and remove it from the job; see docs/configuration.md");
+        assertThatThrownBy(() -> parser.parse(job(SOURCE + ", " + SINK), tmp, Map.of("state.async-snapshot.threads", "4")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageStartingWith("--set state.async-snapshot.threads=4: state.async-snapshot.threads is an engine option");
+    }
+
+    @Test
+    void failureInjectionWaitingForCheckpointsNeedsACheckpointInterval() throws Exception {
+        String job = job(SOURCE + ", " + SINK);
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "out",
+                "debug.inject-failure.after-checkpoints", "1")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("--set debug.inject-failure.after-checkpoints=1: debug.inject-failure.after-checkpoints waits for 1"
+                        + " completed checkpoints, but execution.checkpointing.interval is not set, so the only checkpoint is the"
+                        + " final one, after the last record: set execution.checkpointing.interval"
+                        + " (e.g. --set execution.checkpointing.interval=100ms) or set after-checkpoints to 0");
+        assertThat(parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "out", "debug.inject-failure.after-checkpoints", "1",
+                "execution.checkpointing.interval", "100ms")).name()).isEqualTo("j");
+    }
+
     @Test
     void emptyJobFileSaysWhatIsExpected() {
         assertThatThrownBy(() -> parser.parse(" \n", tmp, Map.of()))
@@ -191,8 +261,7 @@ class JobSpecParserBadInputTest {
                 "taskmanager.network.memory.buffers-per-channel", "must be >= 1, got 0",
                 "taskmanager.network.memory.buffer-debloat.target", "must be >= 1 ms, got 0",
                 "execution.checkpointing.num-retained", "must be >= 1, got 0",
-                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1",
-                "state.async-snapshot.threads", "must be >= 1, got 0");
+                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1");
         expected.forEach((key, problem) -> {
             String value = problem.substring(problem.lastIndexOf(' ') + 1);
             String bad = "{\"name\": \"j\", \"config\": {\"" + key + "\": " + value + "}, \"operators\": [" + SOURCE + ", " + SINK + "]}";

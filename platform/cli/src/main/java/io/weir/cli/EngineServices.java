@@ -1,5 +1,6 @@
 package io.weir.cli;
 
+import io.weir.core.config.EngineOptions;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.Constants;
@@ -95,7 +96,13 @@ final class EngineServices {
     String diagnosis() {
         List<String> problems = new ArrayList<>();
         for (ComponentDescriptionDTO d : scr.getComponentDescriptionDTOs()) {
-            for (ComponentConfigurationDTO c : scr.getComponentConfigurationDTOs(d)) {
+            java.util.Collection<ComponentConfigurationDTO> configurations = scr.getComponentConfigurationDTOs(d);
+            if (configurations.isEmpty() && "require".equals(d.configurationPolicy) && d.defaultEnabled) {
+                // a required configuration that does not exist: SCR creates no component configuration at all
+                problems.add("component " + d.name + " needs configuration " + String.join(",", d.configurationPid)
+                        + configurationHint(d.configurationPid));
+            }
+            for (ComponentConfigurationDTO c : configurations) {
                 if (c.state == ComponentConfigurationDTO.UNSATISFIED_REFERENCE) {
                     List<String> refs = new ArrayList<>();
                     for (UnsatisfiedReferenceDTO u : c.unsatisfiedReferences) {
@@ -103,9 +110,11 @@ final class EngineServices {
                     }
                     problems.add("component " + d.name + " waits for " + refs);
                 } else if (c.state == ComponentConfigurationDTO.FAILED_ACTIVATION) {
-                    problems.add("component " + d.name + " failed to activate: " + c.failure);
+                    // the DTO's failure is a whole stack trace; its first line names the exception and its message
+                    problems.add("component " + d.name + " failed to activate: " + firstLine(c.failure));
                 } else if (c.state == ComponentConfigurationDTO.UNSATISFIED_CONFIGURATION) {
-                    problems.add("component " + d.name + " needs configuration " + String.join(",", d.configurationPid));
+                    problems.add("component " + d.name + " needs configuration " + String.join(",", d.configurationPid)
+                            + configurationHint(d.configurationPid));
                 }
             }
         }
@@ -118,6 +127,25 @@ final class EngineServices {
         return problems.isEmpty()
                 ? "every bundle is active and no component is unsatisfied: is the runtime bundle (io.weir.runtime) in the feature?"
                 : String.join("; ", problems);
+    }
+
+    /** @return the first line of {@code text} (null stays "null") */
+    static String firstLine(String text) {
+        if (text == null) {
+            return "null";
+        }
+        int end = text.indexOf('\n');
+        return (end < 0 ? text : text.substring(0, end)).strip();
+    }
+
+    /** @return where the distribution keeps a configuration PID's file, for the engine's; else "" */
+    private static String configurationHint(String[] pids) {
+        for (String pid : pids) {
+            if (EngineOptions.PID.equals(pid)) {
+                return " (the engine's configuration: " + EngineOptions.FILE + " under the distribution's root is missing)";
+            }
+        }
+        return "";
     }
 
     private static String interfaceOf(ComponentDescriptionDTO d, String reference) {

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,7 +42,7 @@ final class FileInstallAvailability implements PluginAvailability {
     /** Service filter matching every plugin factory. */
     static final String FACTORY_FILTER = "(|(objectClass=" + SourceFactory.class.getName() + ")(objectClass="
             + OperatorFactory.class.getName() + ")(objectClass=" + SinkFactory.class.getName() + "))";
-    /** Framework property FileInstall reads its directory from. */
+    /** Framework property FileInstall reads its directories from (comma-separated). */
     static final String FILEINSTALL_DIR = "felix.fileinstall.dir";
 
     private final BundleContext context;
@@ -110,20 +111,25 @@ final class FileInstallAvailability implements PluginAvailability {
         return missing;
     }
 
-    /** @return plugin jar file names with no ACTIVE (or, for fragments, RESOLVED) bundle yet */
+    /** @return plugin jar file names with no ACTIVE (or, for fragments, RESOLVED) bundle yet, over every watched directory */
     List<String> pendingPluginFiles() {
-        String dir = context.getProperty(FILEINSTALL_DIR);
-        if (dir == null) {
+        String dirs = context.getProperty(FILEINSTALL_DIR);
+        if (dirs == null) {
             return List.of();
         }
-        List<String> files;
-        try (Stream<Path> s = Files.list(Path.of(dir))) {
-            files = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jar")).sorted().toList();
-        } catch (IOException e) {
-            return List.of(); // no plugins directory: nothing will arrive
+        List<String> files = new ArrayList<>();
+        for (String dir : dirs.split(",")) {
+            if (dir.isBlank()) {
+                continue;
+            }
+            try (Stream<Path> s = Files.list(Path.of(dir.trim()))) {
+                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jar")).forEach(files::add);
+            } catch (IOException e) {
+                // no such directory: nothing will arrive from it
+            }
         }
         Bundle[] bundles = context.getBundles();
-        return files.stream().filter(name -> !started(name, bundles)).toList();
+        return files.stream().sorted().filter(name -> !started(name, bundles)).toList();
     }
 
     private static boolean started(String fileName, Bundle[] bundles) {

@@ -26,7 +26,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The embedded Apache Felix framework of one {@code weir} process: boots it with the bundles of a
- * {@link FeatureDescriptor}, hot-deploys {@code <home>/plugins} through FileInstall, and stops it.
+ * {@link FeatureDescriptor}, hot-deploys {@code <home>/plugins} through FileInstall, which also
+ * delivers the engine's configuration from {@code <home>/conf/engine/*.cfg} to ConfigurationAdmin,
+ * and stops it.
  *
  * <p>Framework storage is a fresh temporary directory per process (deleted on {@link #stop()}), so
  * several {@code weir} commands can run at once and no state leaks between runs; FileInstall
@@ -34,7 +36,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Configuration, besides the feature's {@code config}: storage (clean on first init), the
  * system bundle re-exporting SLF4J from the class path (so bundles log through slf4j-simple, see
- * {@link #slf4jPackages()}), {@code felix.fileinstall.dir}, and {@code gosh.args=--nointeractive}
+ * {@link #slf4jPackages()}), {@code felix.fileinstall.dir} (the two directories, comma-separated), and {@code gosh.args=--nointeractive}
  * unless an interactive shell is wanted (Gogo would otherwise stop the framework when stdin ends).
  *
  * <p>Thread-safe: {@link #stop()} may be called from the main thread and the Ctrl-C hook at once.
@@ -81,7 +83,8 @@ public final class FelixHost {
         cfg.put(Constants.FRAMEWORK_STORAGE, storage.toString());
         cfg.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         cfg.put(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, slf4jPackages());
-        cfg.put("felix.fileinstall.dir", home.resolve("plugins").toString());
+        // plugin bundles, and the engine's configuration (conf/engine/io.weir.engine.cfg, into ConfigurationAdmin)
+        cfg.put("felix.fileinstall.dir", home.resolve("plugins") + "," + home.resolve("conf").resolve("engine"));
         if (interactiveShell) {
             cfg.remove("gosh.args");
         } else {

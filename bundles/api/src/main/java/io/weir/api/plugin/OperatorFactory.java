@@ -3,6 +3,8 @@ package io.weir.api.plugin;
 import io.weir.api.Schema;
 import io.weir.api.operator.StreamOperator;
 
+import java.util.List;
+
 /**
  * Creates one kind of operator, named by {@link #type()} in job files. Plugins register
  * implementations as OSGi services (service property {@code weir.plugin.type}) or, outside OSGi,
@@ -23,6 +25,22 @@ public interface OperatorFactory {
     /** @return whether the operator needs keyed state, so its input edge must be {@code hash} */
     default boolean requiresKeyedInput() {
         return false;
+    }
+
+    /**
+     * The fields a keyed operator groups its state and output by, as its config names them. The
+     * engine keys state by the input edge's hash {@code keys}, so a job whose edge keys differ from
+     * these would fold rows of different groups together and label them wrongly; the job parser
+     * rejects it, naming both. Called only when {@link #requiresKeyedInput()} is true, after
+     * {@link #outputSchema} accepted {@code config}.
+     *
+     * @param config the operator's config, already validated by {@link #outputSchema}
+     * @return the key field names (order does not matter to the check: the same set of fields
+     *         gives the same groups), or an empty list if the operator does not declare them, in
+     *         which case the engine checks only that its inputs are hash edges
+     */
+    default List<String> keyFields(PluginConfig config) {
+        return List.of();
     }
 
     /** @return a new operator instance for one subtask; config was validated by {@link #outputSchema} */

@@ -3,7 +3,8 @@ package io.weir.core.config;
 import java.util.List;
 
 /**
- * Options of the task runtime, restarts and the state backend.
+ * Job options of the task runtime, restarts and the state backend: each job's own (its channels,
+ * buffers, restarts and state are its own). Options of the engine itself are in {@link EngineOptions}.
  * Each numeric option declares its lower bound ({@link ConfigOption#min}); the job parser rejects
  * values below it before anything starts.
  */
@@ -52,9 +53,6 @@ public final class ExecutionOptions {
     /** Name of the state backend service. */
     public static final ConfigOption<String> STATE_BACKEND = ConfigOption.stringOption(
             "state.backend.type", "hashmap", "State backend (hashmap).");
-    /** Threads of the AsyncOperations pool that writes snapshots. */
-    public static final ConfigOption<Integer> ASYNC_THREADS = ConfigOption.intOption(
-            "state.async-snapshot.threads", 2, "Threads writing asynchronous snapshot parts.").atLeast(1, "");
 
     /**
      * Testing aid: the operator whose subtask 0 throws once, in the job's first execution attempt, on
@@ -77,7 +75,7 @@ public final class ExecutionOptions {
     /** @return every option of this class */
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
-                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND, ASYNC_THREADS,
+                FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND,
                 INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS);
     }
 }

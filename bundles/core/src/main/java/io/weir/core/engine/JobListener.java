@@ -15,4 +15,14 @@ public interface JobListener extends CheckpointStatsListener {
     /** All tasks are restarting (attempt ≥ 1) because of {@code cause}. */
     default void onRestart(String jobName, int attempt, Throwable cause) {
     }
+
+    /**
+     * Something the user asked for did not happen, without failing the job (e.g. a
+     * {@code debug.inject-failure.*} failure that never fired). Called at most a few times per run,
+     * before the terminal {@link #onStatusChange} is delivered.
+     *
+     * @param message one line naming the option or setting concerned and what to change
+     */
+    default void onWarning(String jobName, String message) {
+    }
 }

@@ -8,6 +8,7 @@ import io.weir.api.plugin.SourceFactory;
 import io.weir.core.config.CheckpointingOptions;
 import io.weir.core.config.ConfigOption;
 import io.weir.core.config.Configuration;
+import io.weir.core.config.EngineOptions;
 import io.weir.core.config.ExecutionOptions;
 import io.weir.core.plugin.PluginRegistry;
 import jakarta.json.JsonArray;
@@ -49,10 +50,13 @@ import java.util.regex.Pattern;
  * operator ids; known plugin types (listing the installed ones); parallelism
  * 1..{@code pipeline.max-parallelism}; inputs naming existing operators; no cycles (naming only the
  * operators on them); sources without and other operators with inputs; sinks not used as inputs;
- * forward edges of equal parallelism; hash keys present in the upstream schema; each plugin's own
- * config validation (e.g. the input file exists) and no config key the plugin did not read while
- * validating ({@link PluginConfig#unaskedKeys()}); configuration keys known, their values parseable
- * and within the option's bound ({@link ConfigOption#check}). Errors about {@code --set} overrides
+ * forward edges of equal parallelism; hash keys present in the upstream schema; keyed operators fed
+ * only by hash edges whose keys are the operator's own key fields ({@link OperatorFactory#keyFields});
+ * each plugin's own config validation (e.g. the input file exists) and no config key the plugin did
+ * not read while validating ({@link PluginConfig#unaskedKeys()}); configuration keys known job
+ * options (an {@linkplain EngineOptions engine option} is refused, saying where it goes), their
+ * values parseable and within the option's bound ({@link ConfigOption#check}); a failure injection
+ * waiting for checkpoints only with a checkpoint interval. Errors about {@code --set} overrides
  * name the {@code --set key=value}, not the job file.
  *
  * <p>Thread-safe.
@@ -192,6 +196,13 @@ public final class JobSpecParser {
             throw new InvalidJobException(subject + " names source '" + target + "'; failures can be injected into"
                     + " operators and sinks (they fail while processing a record), name one downstream of it");
         }
+        int checkpoints = config.get(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS);
+        if (checkpoints > 0 && !config.contains(CheckpointingOptions.INTERVAL)) {
+            throw new InvalidJobException(optionSubject(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS.key(), overrides)
+                    + " waits for " + checkpoints + " completed checkpoints, but execution.checkpointing.interval is not set,"
+                    + " so the only checkpoint is the final one, after the last record: set execution.checkpointing.interval"
+                    + " (e.g. --set execution.checkpointing.interval=100ms) or set after-checkpoints to 0");
+        }
     }
 
     private Configuration parseConfig(JsonObject root, Map<String, String> overrides, Path baseDirectory) throws InvalidJobException {
@@ -213,6 +224,11 @@ public final class JobSpecParser {
         raw.put(CheckpointingOptions.DIRECTORY.key(), baseDirectory.resolve(String.valueOf(dir)).normalize().toString());
         for (String key : new TreeSet<>(raw.keySet())) {
             ConfigOption<?> option = OPTIONS.get(key);
+            if (option == null && EngineOptions.byKey(key).isPresent()) {
+                throw new InvalidJobException(optionSubject(key, overrides) + " is an engine option (shared by every job"
+                        + " the engine runs), not a job option: set it in the engine's configuration, " + EngineOptions.FILE
+                        + " (ConfigurationAdmin PID " + EngineOptions.PID + "), and remove it from the job; see docs/configuration.md");
+            }
             if (option == null) {
                 throw new InvalidJobException(optionSubject(key, overrides) + " is not a known option; see docs/configuration.md");
             }
@@ -467,9 +483,8 @@ public final class JobSpecParser {
                         OperatorFactory f = plugins.operator(op.type).orElseThrow();
                         output = f.outputSchema(op.config, input);
                         keyed = f.requiresKeyedInput();
-                        if (keyed && !hash) {
-                            throw new InvalidJobException(op.path + " ('" + op.type + "') keeps keyed state, so its inputs must be "
-                                    + "\"partitioning\": \"hash\" with \"keys\"");
+                        if (keyed) {
+                            checkKeyedInput(op, f);
                         }
                     }
                     default -> {
@@ -495,6 +510,33 @@ public final class JobSpecParser {
             }
         }
         return new JobGraph(name, config, vertices, edges);
+    }
+
+    /**
+     * A keyed operator's state is scoped by the key the runtime extracts with its input edge's hash
+     * {@code keys}; the operator labels its output with its own key fields. Both must be the same
+     * fields, or rows of different groups share one state entry and come out under the wrong key.
+     *
+     * @throws InvalidJobException if an input is not a hash edge (naming the edge and its
+     *         partitioning), or if the operator declares key fields ({@link OperatorFactory#keyFields})
+     *         that are not the same set as the edge's keys (naming the operator id, both field lists)
+     */
+    private static void checkKeyedInput(RawOperator op, OperatorFactory factory) throws InvalidJobException {
+        for (RawInput in : op.inputs) {
+            if (in.partitioning != Partitioning.HASH) {
+                throw new InvalidJobException(op.path + " ('" + op.id + "', " + op.type + ") keeps keyed state, but its input "
+                        + in.path + " from '" + in.from + "' is \"partitioning\": \"" + in.partitioning.name().toLowerCase(Locale.ROOT)
+                        + "\"; a keyed operator's inputs must be \"partitioning\": \"hash\" with \"keys\" naming its key fields");
+            }
+        }
+        List<String> declared = factory.keyFields(op.config);
+        List<String> edgeKeys = op.inputs.get(0).keys;
+        if (!declared.isEmpty() && !new HashSet<>(declared).equals(new HashSet<>(edgeKeys))) {
+            throw new InvalidJobException(op.path + " ('" + op.id + "', " + op.type + ") groups by " + op.config.path()
+                    + ".key " + declared + ", but its input " + op.inputs.get(0).path + ".keys hash-partitions by " + edgeKeys
+                    + "; state would be kept per " + edgeKeys + " and rows labelled with " + declared
+                    + ": use the same fields in both");
+        }
     }
 
     /**

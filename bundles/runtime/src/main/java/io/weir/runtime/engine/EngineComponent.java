@@ -5,7 +5,7 @@ import io.weir.api.plugin.SinkFactory;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
 import io.weir.core.config.Configuration;
-import io.weir.core.config.ExecutionOptions;
+import io.weir.core.config.EngineOptions;
 import io.weir.core.coordination.CheckpointCoordinatorFactory;
 import io.weir.core.engine.Engine;
 import io.weir.core.engine.JobHandle;
@@ -18,7 +18,9 @@ import io.weir.core.state.StateBackend;
 import io.weir.core.storage.CheckpointStorageFactory;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -34,10 +36,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The OSGi face of the engine: a Declarative Services component that collects plugin factories,
  * state backends and barrier handlers as they come and go, and registers the {@link Engine} and
- * the {@link PluginRegistry} once storage, coordinator and recovery services are present.
- * A thin layer: all logic is in {@link LocalEngine}.
+ * the {@link PluginRegistry} once storage, coordinator and recovery services are present and its
+ * configuration ({@link EngineOptions}, ConfigurationAdmin PID {@value EngineOptions#PID}; the
+ * distribution ships {@code conf/engine/io.weir.engine.cfg}, which FileInstall delivers) exists.
+ * The configuration is required so that the engine never starts with defaults and then changes
+ * under running jobs. A thin layer: all logic is in {@link LocalEngine}.
  */
-@Component(service = {Engine.class, PluginRegistry.class}, immediate = true)
+@Component(service = {Engine.class, PluginRegistry.class}, immediate = true,
+        configurationPid = EngineOptions.PID, configurationPolicy = ConfigurationPolicy.REQUIRE)
 public final class EngineComponent implements Engine, PluginRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(EngineComponent.class);
 
@@ -52,12 +58,35 @@ public final class EngineComponent implements Engine, PluginRegistry {
     private CheckpointRecoveryFactory recovery;
     private LocalEngine engine;
 
+    /**
+     * @param properties the engine's configuration (PID {@value EngineOptions#PID})
+     * @throws IllegalArgumentException naming the option, its value and the configuration if a value
+     *         is bad (DS then reports the component as failed to activate, and {@code weir} says so)
+     */
     @Activate
-    void activate() {
+    void activate(Map<String, Object> properties) {
+        Configuration config = EngineOptions.fromProperties(properties, source(properties));
+        int asyncThreads = config.get(EngineOptions.ASYNC_THREADS);
         engine = new LocalEngine(new EngineServices(plugins, stateBackends, storage, barrierHandlers, coordinators, recovery,
-                LocalEngine.newAsyncOperations(Configuration.empty().get(ExecutionOptions.ASYNC_THREADS)), LocalEngine.newTimers()));
-        LOG.info("Weir engine active (state backends {}, barrier handlers {}, plugins {})", stateBackends.keySet(),
-                barrierHandlers.keySet(), plugins.types());
+                LocalEngine.newAsyncOperations(asyncThreads), LocalEngine.newTimers()));
+        LOG.info("Weir engine active ({} {}, state backends {}, barrier handlers {}, plugins {})", EngineOptions.ASYNC_THREADS.key(),
+                asyncThreads, stateBackends.keySet(), barrierHandlers.keySet(), plugins.types());
+    }
+
+    /**
+     * A changed configuration while the engine runs: kept out of the running engine (its pools are
+     * sized once; restarting it would cancel running jobs) and applied at the next start.
+     */
+    @Modified
+    void modified(Map<String, Object> properties) {
+        LOG.warn("The engine configuration ({}) changed; it takes effect when the engine next starts (the next weir command)",
+                source(properties));
+    }
+
+    /** @return the file FileInstall read the configuration from, or its PID */
+    private static String source(Map<String, Object> properties) {
+        Object file = properties.get("felix.fileinstall.filename");
+        return file != null ? String.valueOf(file) : "engine configuration " + EngineOptions.PID;
     }
 
     @Deactivate

@@ -2,11 +2,14 @@ package io.weir.runtime.engine;
 
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
 import io.weir.core.config.Configuration;
-import io.weir.core.config.ExecutionOptions;
+import io.weir.core.config.EngineOptions;
 import io.weir.core.coordination.CheckpointCoordinatorFactory;
 import io.weir.core.engine.Engine;
 import io.weir.core.engine.JobHandle;
 import io.weir.core.engine.JobListener;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.checkpoint.CompletedCheckpoint;
 import io.weir.core.ha.CheckpointRecoveryFactory;
 import io.weir.core.job.JobGraph;
 import io.weir.core.plugin.MapPluginRegistry;
@@ -17,6 +20,7 @@ import io.weir.runtime.scheduler.JobMaster;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,7 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LocalEngine implements Engine, AutoCloseable {
     private final EngineServices services;
+    /**
+     * Running jobs by name; {@link #RESERVED} while a submit builds the job. Concurrent map: the
+     * name's reservation is the atomic check that keeps two jobs of one name apart.
+     */
     private final Map<String, JobHandle> jobs = new ConcurrentHashMap<>();
+    /** Placeholder for a job name whose job is being built. */
+    private static final JobHandle RESERVED = new ReservedName();
 
     /** @param services what the engine is assembled from */
     public LocalEngine(EngineServices services) {
@@ -42,7 +52,7 @@ public final class LocalEngine implements Engine, AutoCloseable {
      * Assembles an engine from the implementations visible to {@code loader} through ServiceLoader
      * (the non-OSGi wiring used by tests and benchmarks).
      *
-     * @param config engine configuration ({@code state.async-snapshot.threads})
+     * @param config engine configuration ({@link EngineOptions}: {@code state.async-snapshot.threads})
      * @throws IllegalStateException naming the missing service if one is not on the class path
      */
     public static LocalEngine fromServiceLoader(ClassLoader loader, Configuration config) {
@@ -52,7 +62,7 @@ public final class LocalEngine implements Engine, AutoCloseable {
         ServiceLoader.load(CheckpointBarrierHandlerFactory.class, loader).forEach(h -> handlers.put(h.type(), h));
         return new LocalEngine(new EngineServices(MapPluginRegistry.fromServiceLoader(loader), backends,
                 first(CheckpointStorageFactory.class, loader), handlers, first(CheckpointCoordinatorFactory.class, loader),
-                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(ExecutionOptions.ASYNC_THREADS)), newTimers()));
+                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(EngineOptions.ASYNC_THREADS)), newTimers()));
     }
 
     private static <T> T first(Class<T> type, ClassLoader loader) {
@@ -84,20 +94,36 @@ public final class LocalEngine implements Engine, AutoCloseable {
         return services;
     }
 
+    /**
+     * Builds and starts a job. A job name already running on this engine is rejected before
+     * anything of the new job is built: building its {@link JobMaster} reads, and for a finished
+     * earlier run removes, the checkpoints under the job's name, which belong to the running job.
+     *
+     * @throws IllegalArgumentException if a job of the same name is running (nothing of either job
+     *         is touched), or the job cannot be built (naming the job and the cause)
+     */
     @Override
     public JobHandle submit(JobGraph job, JobListener listener) {
-        JobMaster master;
+        // the name is reserved first, so a second submit of a running name cannot build anything
+        if (jobs.putIfAbsent(job.name(), RESERVED) != null) {
+            throw new IllegalArgumentException("a job named '" + job.name() + "' is already running on this engine;"
+                    + " wait for it to end or cancel it, or give this job another name");
+        }
+        JobMaster master = null;
         try {
-            master = new JobMaster(job, services, listener);
+            master = new JobMaster(job, services, FailureInjectionReport.wrapIfInjecting(job, listener));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (Exception e) {
             throw new IllegalArgumentException("cannot start job " + job.name() + ": " + e.getMessage(), e);
+        } finally {
+            if (master == null) {
+                jobs.remove(job.name(), RESERVED);
+            }
         }
-        if (jobs.putIfAbsent(job.name(), master) != null) {
-            throw new IllegalArgumentException("a job named '" + job.name() + "' is already running on this engine");
-        }
-        master.result().whenComplete((r, e) -> jobs.remove(job.name(), master));
+        jobs.replace(job.name(), RESERVED, master);
+        JobMaster started = master;
+        master.result().whenComplete((r, e) -> jobs.remove(job.name(), started));
         master.start();
         return master;
     }
@@ -105,8 +131,11 @@ public final class LocalEngine implements Engine, AutoCloseable {
     /** Cancels every job and stops the engine's threads. */
     @Override
     public void close() {
-        jobs.values().forEach(JobHandle::cancel);
+        jobs.values().stream().filter(j -> j != RESERVED).forEach(JobHandle::cancel);
         for (JobHandle j : jobs.values()) {
+            if (j == RESERVED) {
+                continue;
+            }
             try {
                 j.result().get(15, TimeUnit.SECONDS);
             } catch (Exception e) {
@@ -115,5 +144,32 @@ public final class LocalEngine implements Engine, AutoCloseable {
         }
         services.asyncOperations().shutdownNow();
         services.timers().shutdownNow();
+    }
+
+    /** Holds a job name while its job is built; never returned to callers. */
+    private static final class ReservedName implements JobHandle {
+        @Override
+        public String jobName() {
+            return "(reserved)";
+        }
+
+        @Override
+        public JobStatus status() {
+            return JobStatus.CREATED;
+        }
+
+        @Override
+        public CompletableFuture<JobResult> result() {
+            return new CompletableFuture<>();
+        }
+
+        @Override
+        public CompletableFuture<CompletedCheckpoint> triggerCheckpoint() {
+            return CompletableFuture.failedFuture(new IllegalStateException("job is being built"));
+        }
+
+        @Override
+        public void cancel() {
+        }
     }
 }

@@ -21,6 +21,8 @@ final class ChainedOperator {
     private final long failAfterRecords;
     /** Completed checkpoints the operator must have been notified of before the injected failure. */
     private final int failAfterCheckpoints;
+    /** Pause per record while an injected failure waits for its completed checkpoints, ms. */
+    static final long PACE_MS = 1;
     /** Set once while the chain is built. */
     Output output;
     private long records;
@@ -52,12 +54,34 @@ final class ChainedOperator {
             Row key = keySelector.key(row);
             context.keyedStateBackend().setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, maxParallelism));
         }
-        if (failAfterRecords > 0 && ++records >= failAfterRecords && completedCheckpoints >= failAfterCheckpoints) {
-            throw new InjectedFailureException("injected failure in operator '" + operatorId + "' subtask "
-                    + context.subtaskIndex() + " after " + records + " records and " + completedCheckpoints
-                    + " completed checkpoints (debug.inject-failure.*)");
+        if (failAfterRecords > 0 && ++records >= failAfterRecords) {
+            if (completedCheckpoints >= failAfterCheckpoints) {
+                throw new InjectedFailureException("injected failure in operator '" + operatorId + "' subtask "
+                        + context.subtaskIndex() + " after " + records + " records and " + completedCheckpoints
+                        + " completed checkpoints (debug.inject-failure.*)");
+            }
+            paceUntilCheckpointed();
         }
         operator.processElement(row, output);
+    }
+
+    /**
+     * The record count is reached but not yet the completed checkpoints: slows this subtask to one
+     * record per {@value #PACE_MS} ms so that the checkpoint can complete while input remains, on
+     * any machine. Without it a fast machine processes the whole (bounded) input before the first
+     * checkpoint completes and the failure never fires. Backpressure holds the upstream back meanwhile;
+     * barriers and notifications are handled between records as usual.
+     *
+     * @throws IllegalStateException if interrupted (task cancellation); the interrupt flag is restored
+     */
+    private void paceUntilCheckpointed() {
+        try {
+            Thread.sleep(PACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while operator '" + operatorId + "' waited for "
+                    + failAfterCheckpoints + " completed checkpoints before its injected failure", e);
+        }
     }
 
     /** An output that feeds this operator: wraps checked exceptions so they unwind the chain. */
@@ -79,15 +103,6 @@ final class ChainedOperator {
 
         OperatorException(String operatorId, Exception cause) {
             super("operator '" + operatorId + "' failed: " + cause.getMessage(), cause);
-        }
-    }
-
-    /** The failure injected by {@code debug.inject-failure.*}. */
-    static final class InjectedFailureException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        InjectedFailureException(String message) {
-            super(message);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Completed checkpoint 7 for job flight-delays (5714 bytes, 12 ms)
  * Checkpoint 8 of job flight-delays failed: Checkpoint expired before completing.
  * Restarting job flight-delays (attempt 1) after: java.io.IOException: disk full
+ * Warning: job flight-delays: the failure injection did not fire: ...
  * </pre>
  * Bytes are {@code checkpointedSizeBytes}, ms {@code endToEndDurationMs} (PROTOCOL.md §5). Also
  * remembers the last completed checkpoint for the final table. Thread-safe: called from the
@@ -61,6 +62,12 @@ public final class ConsoleJobListener implements JobListener {
     @Override
     public void onRestart(String name, int attempt, Throwable cause) {
         out.println("Restarting job " + name + " (attempt " + attempt + ") after: " + cause);
+    }
+
+    /** Prints {@code Warning: job <name>: <message>}. */
+    @Override
+    public void onWarning(String name, String message) {
+        out.println("Warning: job " + name + ": " + message);
     }
 
     /** @return the completed checkpoint with the highest id so far, or null */

@@ -104,7 +104,7 @@ public final class AggregatePlan {
     public static AggregatePlan from(PluginConfig config, Schema input) {
         // every setting is read before the first can fail, so that an unknown key is reported with all settings
         Object aggregates = config.raw("aggregates");
-        List<String> key = config.raw("key") instanceof String s ? List.of(s) : config.getStringList("key", List.of());
+        List<String> key = keyFields(config);
         if (key.isEmpty()) {
             throw config.error("key", "is required: a field name or a non-empty list of field names");
         }
@@ -162,6 +162,15 @@ public final class AggregatePlan {
             specs.add(new AggregateSpec(fn, (String) field, name));
         }
         return new AggregatePlan(key, specs, input);
+    }
+
+    /**
+     * @return the {@code key} setting of a {@code keyed-aggregate} config as a list (a single name
+     *         becomes a one-element list); empty if absent
+     * @throws IllegalArgumentException naming the field if it is neither a string nor a list of strings
+     */
+    public static List<String> keyFields(PluginConfig config) {
+        return config.raw("key") instanceof String s ? List.of(s) : config.getStringList("key", List.of());
     }
 
     private static String checkType(AggregateFunction fn, FieldType type) {

@@ -7,6 +7,8 @@ import io.weir.api.plugin.PluginConfig;
 import io.weir.plugin.basic.RecordThrottle;
 import org.osgi.service.component.annotations.Component;
 
+import java.util.List;
+
 /**
  * The {@code keyed-aggregate} operator: config {@code key} (field name or list), {@code aggregates}
  * (list of {@code {"fn": count|sum|avg|min|max, "field": ..., "as": ...}}), optional
@@ -39,6 +41,12 @@ public final class KeyedAggregateFactory implements OperatorFactory {
     @Override
     public boolean requiresKeyedInput() {
         return true;
+    }
+
+    /** @return the {@code key} setting (a field name or a list of them), which the input edge's hash keys must match */
+    @Override
+    public List<String> keyFields(PluginConfig config) {
+        return AggregatePlan.keyFields(config);
     }
 
     @Override
