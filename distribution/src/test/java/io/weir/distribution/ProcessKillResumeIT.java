@@ -116,6 +116,38 @@ class ProcessKillResumeIT {
         assertExactlyOnce(out, truth);
     }
 
+    @Test
+    void runWhoseCheckpointsWereDeletedIsRefusedInsteadOfWritingCommittedOutputAgain() throws Exception {
+        Path input = work.resolve("flights.jsonl");
+        writeFlights(input);
+        Path checkpoints = work.resolve("checkpoints");
+        Path out = work.resolve("out");
+        Path job = writeJob(input, checkpoints, out);
+        Path out1 = work.resolve("run1-stdout.txt");
+        Path err1 = work.resolve("run1-stderr.txt");
+        Process first = start(job, out1, err1);
+        try {
+            await("a committed part file").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !first.isAlive() || !committedFiles(out).isEmpty());
+            assertThat(first.isAlive()).as("first run ended before it could be killed: %s", describe(first, out1, err1)).isTrue();
+        } finally {
+            killWithDescendants(first);
+        }
+        List<String> committed = rows(out).stream().map(Object::toString).sorted().toList();
+        try (var all = Files.walk(checkpoints)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+
+        Run again = run(job, work.resolve("run2-stdout.txt"), work.resolve("run2-stderr.txt"), Duration.ofSeconds(60));
+
+        assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
+        assertThat(again.out() + again.err()).as(again.toString())
+                .contains("no checkpoint to resume from").contains(out.toString()).contains("failed and is not restarted");
+        assertThat(rows(out).stream().map(Object::toString).sorted().toList()).as("nothing was written again").isEqualTo(committed);
+    }
+
     /** Every update per origin committed once: counts 1..N each once, the last average = sum / N; nothing in progress. */
     private static void assertExactlyOnce(Path out, Map<String, Truth> truth) throws IOException {
         try (Stream<Path> files = Files.list(out)) {
