@@ -117,6 +117,51 @@ class ProcessKillResumeIT {
     }
 
     @Test
+    void killsAtRandomMomentsAndRightAfterTheFinalCheckpointCompletedStayExactlyOnce() throws Exception {
+        Path input = work.resolve("flights.jsonl");
+        Map<String, Truth> truth = writeFlights(input);
+        Path checkpoints = work.resolve("checkpoints");
+        Path out = work.resolve("out");
+        Path job = writeJob(input, checkpoints, out);
+        Random random = new Random(SEED);
+
+        // kill -9 at random moments, each run resuming what the one before left
+        for (int i = 1; i <= 3; i++) {
+            long afterMs = 1_500 + random.nextInt(2_500);
+            Path stdout = work.resolve("kill" + i + "-stdout.txt");
+            Path stderr = work.resolve("kill" + i + "-stderr.txt");
+            Process p = start(job, stdout, stderr);
+            boolean ended = p.waitFor(afterMs, TimeUnit.MILLISECONDS);
+            assertThat(ended).as("run %d ended before its kill after %d ms: %s", i, afterMs, describe(p, stdout, stderr)).isFalse();
+            killWithDescendants(p);
+            LOG.info("Killed run {} of {} after {} ms; {} rows committed", i, JOB, afterMs, rows(out).size());
+        }
+
+        // kill -9 in the window between the final checkpoint's _metadata and the sinks' commits, held open
+        Path stdout = work.resolve("final-stdout.txt");
+        Path stderr = work.resolve("final-stderr.txt");
+        Process p = start(job, stdout, stderr, "--set", "debug.inject-delay.final-checkpoint-notify=10 min");
+        try {
+            await("the final checkpoint completed, its notification held").atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> !p.isAlive() || Files.readString(stderr, StandardCharsets.UTF_8).contains("Notifying the tasks of final checkpoint"));
+            assertThat(p.isAlive()).as("final run ended before its kill: %s", describe(p, stdout, stderr)).isTrue();
+        } finally {
+            killWithDescendants(p);
+        }
+        long finalCheckpoint = latestCompletedCheckpoint(checkpoints.resolve(JOB)).orElseThrow();
+        assertThat(Files.readString(stdout, StandardCharsets.UTF_8)).doesNotContain("FINISHED");
+
+        Run last = run(job, work.resolve("last-stdout.txt"), work.resolve("last-stderr.txt"), Duration.ofSeconds(60));
+
+        assertThat(last.exitCode()).as(last.toString()).isZero();
+        assertThat(last.out()).as("resumes from the final checkpoint and commits what is pending: " + last)
+                .contains("Restoring job " + JOB + " from checkpoint " + finalCheckpoint)
+                .containsPattern("Job " + JOB + " FINISHED after \\d+ ms");
+        assertExactlyOnce(out, truth);
+    }
+
+    @Test
     void runWhoseCheckpointsWereDeletedIsRefusedInsteadOfWritingCommittedOutputAgain() throws Exception {
         Path input = work.resolve("flights.jsonl");
         writeFlights(input);
@@ -270,8 +315,10 @@ class ProcessKillResumeIT {
         return rows;
     }
 
-    private Process start(Path job, Path stdout, Path stderr) throws IOException {
-        Process p = new ProcessBuilder(WEIR.toString(), "run", job.toString()).directory(work.toFile())
+    private Process start(Path job, Path stdout, Path stderr, String... options) throws IOException {
+        List<String> command = new ArrayList<>(List.of(WEIR.toString(), "run", job.toString()));
+        command.addAll(List.of(options));
+        Process p = new ProcessBuilder(command).directory(work.toFile())
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         p.getOutputStream().close();
         return p;

@@ -339,7 +339,14 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         for (PendingCheckpoint older : pending.olderThan(id)) {
             abort(older, CheckpointFailureReason.CHECKPOINT_SUBSUMED, null);
         }
-        notifier.notifyComplete(p.plan().tasksToCommit(), id);
+        if (p.options().isFinal() && config.finalNotifyDelayMs() > 0) {
+            LOG.warn("Notifying the tasks of final checkpoint {} of job {} in {} ms ({})", id, jobName,
+                    config.finalNotifyDelayMs(), io.weir.core.config.ExecutionOptions.INJECT_DELAY_FINAL_NOTIFY.key());
+            guardedTimer.schedule("notifying final checkpoint " + id,
+                    () -> notifier.notifyComplete(p.plan().tasksToCommit(), id), config.finalNotifyDelayMs());
+        } else {
+            notifier.notifyComplete(p.plan().tasksToCommit(), id);
+        }
         p.request().result().complete(cp);
         scheduler.pollQueue();
     }

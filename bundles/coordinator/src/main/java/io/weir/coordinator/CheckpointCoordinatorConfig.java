@@ -19,9 +19,11 @@ import io.weir.core.coordination.CheckpointTriggerKind;
  * @param tolerableFailed consecutive counted failures tolerated, ≥ 0
  * @param numRetained completed checkpoints kept, ≥ 1
  * @param options the options of a non-final checkpoint's barriers
+ * @param finalNotifyDelayMs testing aid ({@code debug.inject-delay.final-checkpoint-notify}): ms between the final
+ *        checkpoint's completion and its notification to the tasks, ≥ 0
  */
 record CheckpointCoordinatorConfig(long intervalMs, long timeoutMs, int maxConcurrent, long minPauseMs,
-        int tolerableFailed, int numRetained, CheckpointOptions options) {
+        int tolerableFailed, int numRetained, CheckpointOptions options, long finalNotifyDelayMs) {
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
     CheckpointCoordinatorConfig {
@@ -75,7 +77,8 @@ record CheckpointCoordinatorConfig(long intervalMs, long timeoutMs, int maxConcu
         return new CheckpointCoordinatorConfig(interval == null ? 0 : interval,
                 config.get(CheckpointingOptions.TIMEOUT), config.get(CheckpointingOptions.MAX_CONCURRENT),
                 config.get(CheckpointingOptions.MIN_PAUSE), config.get(CheckpointingOptions.TOLERABLE_FAILED),
-                config.get(CheckpointingOptions.NUM_RETAINED), options);
+                config.get(CheckpointingOptions.NUM_RETAINED), options,
+                config.get(io.weir.core.config.ExecutionOptions.INJECT_DELAY_FINAL_NOTIFY));
     }
 
     /** @return whether periodic checkpoints are on */

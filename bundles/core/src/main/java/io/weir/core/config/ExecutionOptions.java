@@ -73,9 +73,19 @@ public final class ExecutionOptions {
             "debug.inject-failure.after-checkpoints", 0, "Completed checkpoints before the injected failure.").atLeast(0, "");
 
     /** @return every option of this class */
+    /**
+     * Testing aid: how long the coordinator waits, after the final checkpoint's {@code _metadata} is
+     * durable, before it notifies the tasks (whose sinks then commit). Opens a window of known length
+     * in which a test can kill the process between the final checkpoint and its commits.
+     */
+    public static final ConfigOption<Long> INJECT_DELAY_FINAL_NOTIFY = ConfigOption.durationOption(
+            "debug.inject-delay.final-checkpoint-notify", 0L,
+            "Delay before the final checkpoint's completion is sent to the tasks (testing kills in that window).");
+
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
                 FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND,
-                INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS);
+                INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS,
+                INJECT_DELAY_FINAL_NOTIFY);
     }
 }
