@@ -119,23 +119,34 @@ class ProcessKillResumeIT {
     @Test
     void killsAtRandomMomentsAndRightAfterTheFinalCheckpointCompletedStayExactlyOnce() throws Exception {
         Path input = work.resolve("flights.jsonl");
-        Map<String, Truth> truth = writeFlights(input);
+        int records = 3 * RECORDS; // each run's first checkpoint carries ~7000 rows under backpressure
+        Map<String, Truth> truth = writeFlights(input, records);
         Path checkpoints = work.resolve("checkpoints");
         Path out = work.resolve("out");
         Path job = writeJob(input, checkpoints, out);
         Random random = new Random(SEED);
 
-        // kill -9 at random moments, each run resuming what the one before left
+        // kill -9 at random moments once a run checkpoints, each run resuming what the one before left
+        long committed = 0;
         for (int i = 1; i <= 3; i++) {
-            long afterMs = 1_500 + random.nextInt(2_500);
+            long afterMs = random.nextInt(400);
             Path stdout = work.resolve("kill" + i + "-stdout.txt");
             Path stderr = work.resolve("kill" + i + "-stderr.txt");
             Process p = start(job, stdout, stderr);
-            boolean ended = p.waitFor(afterMs, TimeUnit.MILLISECONDS);
-            assertThat(ended).as("run %d ended before its kill after %d ms: %s", i, afterMs, describe(p, stdout, stderr)).isFalse();
-            killWithDescendants(p);
-            LOG.info("Killed run {} of {} after {} ms; {} rows committed", i, JOB, afterMs, rows(out).size());
+            try {
+                await("a completed checkpoint of run " + i).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> !p.isAlive() || Files.readString(stdout, StandardCharsets.UTF_8).contains("Completed checkpoint"));
+                boolean ended = p.waitFor(afterMs, TimeUnit.MILLISECONDS);
+                assertThat(ended).as("run %d ended before its kill: %s", i, describe(p, stdout, stderr)).isFalse();
+            } finally {
+                killWithDescendants(p);
+            }
+            long now = rows(out).size();
+            LOG.info("Killed run {} of {} {} ms after its first checkpoint; {} rows committed", i, JOB, afterMs, now);
+            assertThat(now).as("run %d resumed and committed more", i).isGreaterThanOrEqualTo(committed);
+            committed = now;
         }
+        assertThat(committed).as("the killed runs committed part of the output").isBetween(1L, records - 1L);
 
         // kill -9 in the window between the final checkpoint's _metadata and the sinks' commits, held open
         Path stdout = work.resolve("final-stdout.txt");
@@ -218,6 +229,11 @@ class ProcessKillResumeIT {
 
     /** Writes {@value #RECORDS} JSON-lines flights from {@link #SEED}; returns per-origin count and delay sum. */
     private static Map<String, Truth> writeFlights(Path file) throws IOException {
+        return writeFlights(file, RECORDS);
+    }
+
+    /** Writes {@code records} JSON-lines flights from {@link #SEED}; returns per-origin count and delay sum. */
+    private static Map<String, Truth> writeFlights(Path file, int records) throws IOException {
         Random random = new Random(SEED);
         List<String> airports = new ArrayList<>();
         while (airports.size() < ORIGINS) {
@@ -228,12 +244,12 @@ class ProcessKillResumeIT {
         }
         Map<String, Truth> truth = new TreeMap<>();
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            for (int i = 0; i < RECORDS; i++) {
+            for (int i = 0; i < records; i++) {
                 String origin = airports.get(random.nextInt(ORIGINS));
                 String destination = airports.get(random.nextInt(ORIGINS));
                 long delay = -30 + random.nextInt(331);
                 long distance = 50 + random.nextInt(4950);
-                String date = String.format("2001/%02d/%02d %02d:%02d", 1 + i * 12 / RECORDS, 1 + random.nextInt(28),
+                String date = String.format("2001/%02d/%02d %02d:%02d", 1 + (int) ((long) i * 12 / records), 1 + random.nextInt(28),
                         random.nextInt(24), random.nextInt(60));
                 w.write(Json.createObjectBuilder().add("date", date).add("delay", delay).add("distance", distance)
                         .add("origin", origin).add("destination", destination).build().toString());
