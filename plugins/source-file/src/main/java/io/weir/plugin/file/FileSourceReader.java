@@ -1,5 +1,6 @@
 package io.weir.plugin.file;
 
+import io.weir.api.SuppressRestartsException;
 import io.weir.api.Row;
 import io.weir.api.operator.OperatorContext;
 import io.weir.api.operator.Output;
@@ -113,8 +114,9 @@ public final class FileSourceReader implements SourceReader {
      * @return {@link PollStatus#END_OF_INPUT} once the file (or the limit) is exhausted, otherwise
      *         {@link PollStatus#MORE_AVAILABLE}
      * @throws MalformedRecordException on invalid JSON or a value of the wrong type in a record of this subtask
-     * @throws IOException if the file cannot be read (e.g. it vanished), or changed since the restored
-     *         checkpoint, naming the file
+     * @throws IOException if the file cannot be read (e.g. it vanished), naming the file
+     * @throws SuppressRestartsException if the file changed since the restored checkpoint (shorter, or other
+     *         bytes before the offset), naming the file: restarting cannot help, so the job fails at once
      */
     @Override
     public PollStatus pollNext(Output out) throws Exception {
@@ -184,7 +186,7 @@ public final class FileSourceReader implements SourceReader {
         openAt(FilePosition.START);
         while (reader.recordIndex() < index) {
             if (!reader.skip()) {
-                throw new IOException("file source " + context.operatorId() + " subtask " + context.subtaskIndex()
+                throw new SuppressRestartsException("file source " + context.operatorId() + " subtask " + context.subtaskIndex()
                         + " cannot resume " + settings.path() + " at record " + (index + 1) + ": the file now has only "
                         + reader.recordIndex() + " records; it changed since the checkpoint. Restore the file, or run"
                         + " the job without its checkpoints to read it from the start");
@@ -209,11 +211,11 @@ public final class FileSourceReader implements SourceReader {
         String fix = ". Restore the file the checkpoint read, or run the job without its checkpoints to read the file"
                 + " from the start";
         if (length < start.fileLength()) {
-            throw new IOException(resume + "the file is " + length + " bytes long but was " + start.fileLength()
+            throw new SuppressRestartsException(resume + "the file is " + length + " bytes long but was " + start.fileLength()
                     + " bytes at the checkpoint; it was truncated or replaced" + fix);
         }
         if (fingerprint(ch, start.byteOffset(), start.fingerprintLength()) != start.fingerprintCrc()) {
-            throw new IOException(resume + "the " + start.fingerprintLength() + " bytes before that offset differ from"
+            throw new SuppressRestartsException(resume + "the " + start.fingerprintLength() + " bytes before that offset differ from"
                     + " the checkpoint's; the file was changed or replaced" + fix);
         }
     }
