@@ -51,7 +51,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -123,11 +122,20 @@ public final class JobMaster implements JobHandle, TaskListener {
                     + "execution.checkpointing.* settings); installed: " + services.barrierHandlers().keySet());
         }
         this.restartStrategy = new RestartStrategy(config.get(ExecutionOptions.RESTART_ATTEMPTS), config.get(ExecutionOptions.RESTART_DELAY));
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.executor = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "job-master-" + job.name());
             t.setDaemon(true);
             return t;
-        });
+        }) {
+            @Override
+            protected void afterExecute(Runnable task, Throwable error) {
+                super.afterExecute(task, error);
+                Throwable failure = error == null ? failureOf(task) : error;
+                if (failure != null) {
+                    onInternalError(failure);
+                }
+            }
+        };
         this.storage = services.storage().create(config, job.name());
         // Before anything in the checkpoint directory is read or deleted: a second run of this job refuses here.
         this.runLock = storage.lockRun();
@@ -518,6 +526,38 @@ public final class JobMaster implements JobHandle, TaskListener {
         runLock.close();
         result.complete(new JobResult(job.name(), to, failure, restartStrategy.restarts(), lastCheckpoint));
         executor.shutdown();
+    }
+
+    /** @return what a finished job-master task threw (the executor keeps it in the task's future), else null */
+    private static Throwable failureOf(Runnable task) {
+        if (task instanceof java.util.concurrent.Future<?> f && f.isDone() && !f.isCancelled()) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                return e.getCause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A job-master task threw (a bug, or a listener that throws): the job fails with that error rather
+     * than hanging with its result never completed. Job master thread.
+     */
+    private void onInternalError(Throwable error) {
+        LOG.error("Internal error in the job master of job {}", job.name(), error);
+        if (result.isDone()) {
+            return;
+        }
+        Exception failure = new IllegalStateException("internal error in the job master of job " + job.name() + ": " + error, error);
+        try {
+            terminate(JobStatus.FAILED, failure);
+        } catch (RuntimeException | Error again) {
+            failure.addSuppressed(again);
+            result.complete(new JobResult(job.name(), JobStatus.FAILED, failure, restartStrategy.restarts(), lastCheckpoint));
+        }
     }
 
     private void setStatus(JobStatus to) {
