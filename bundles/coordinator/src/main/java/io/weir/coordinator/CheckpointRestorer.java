@@ -121,6 +121,10 @@ final class CheckpointRestorer {
         }
         CompletedCheckpoint latest = load(pointers.get(0));
         store.addCheckpointAndSubsumeOldest(latest, discarder::discardSubsumed);
+        // what a killed run left beyond the retained ones (older complete ones, incomplete ones) would stay forever
+        Set<Long> keep = new java.util.HashSet<>();
+        store.getAllCheckpoints().forEach(cp -> keep.add(cp.checkpointId()));
+        storage.discardAllExcept(keep);
         return Optional.of(latest);
     }
 

@@ -61,6 +61,8 @@ class CheckpointRestorerTest {
 
         assertThat(restorer.restoreLatest().orElseThrow().checkpointId()).isEqualTo(4);
         assertThat(keepThree.getAllCheckpoints()).extracting(CompletedCheckpoint::checkpointId).containsExactly(2L, 3L, 4L);
+        assertThat(job.events).as("what a killed run left beyond the retained ones is removed").contains("keep only [2, 3, 4]");
+        assertThat(job.storage.finalized.keySet()).containsExactlyInAnyOrder(2L, 3L, 4L);
 
         keepThree.addCheckpointAndSubsumeOldest(new CompletedCheckpoint(5, 1, 2, "mem://chk-5", metadata(5)),
                 new CheckpointLocationDiscarder("flight-delays", job.storage)::discardSubsumed);

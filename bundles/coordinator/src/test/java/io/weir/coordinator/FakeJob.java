@@ -205,6 +205,12 @@ final class FakeJob {
             events.add("discard " + checkpointId);
             finalized.remove(checkpointId);
         }
+
+        @Override
+        public void discardAllExcept(java.util.Set<Long> keep) {
+            events.add("keep only " + new java.util.TreeSet<>(keep));
+            finalized.keySet().retainAll(keep);
+        }
     }
 
     /** Records what the coordinator reports. */

@@ -111,4 +111,17 @@ public interface CheckpointStorage {
     default boolean isMarkedFinished(long checkpointId) throws IOException {
         return false;
     }
+
+    /**
+     * Deletes every checkpoint location of this job except {@code keep}: checkpoints older than the
+     * retained ones and locations of checkpoints that never completed (a killed run leaves them).
+     * Called when a job resumes from this storage, once the retained checkpoints are chosen and
+     * before any new checkpoint starts. The default deletes nothing.
+     *
+     * @param keep ids of the checkpoints the resumed job keeps (its retained checkpoints)
+     * @throws IOException if the locations cannot be listed; a location that cannot be deleted is
+     *         logged and skipped
+     */
+    default void discardAllExcept(java.util.Set<Long> keep) throws IOException {
+    }
 }

@@ -264,6 +264,26 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     }
 
     /** @return the ids of the {@code chk-<id>} directories of this job, newest first */
+    /**
+     * {@inheritDoc}
+     * <p>Deletes every {@code chk-<id>} directory whose id is not in {@code keep}, with or without
+     * {@code _metadata}; directories renamed aside (e.g. {@code chk-4.corrupt}) do not match and stay.
+     */
+    @Override
+    public void discardAllExcept(java.util.Set<Long> keep) throws IOException {
+        int removed = 0;
+        for (long id : idsNewestFirst()) {
+            if (!keep.contains(id)) {
+                discardCheckpoint(id);
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            LOG.info("Removed {} stale checkpoint directories of job {} in {} (kept {})", removed, jobName, jobDirectory,
+                    new java.util.TreeSet<>(keep));
+        }
+    }
+
     private List<Long> idsNewestFirst() throws IOException {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {

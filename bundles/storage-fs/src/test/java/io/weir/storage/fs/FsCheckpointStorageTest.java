@@ -196,6 +196,25 @@ class FsCheckpointStorageTest {
     }
 
     @Test
+    void discardAllExceptRemovesOlderAndIncompleteCheckpointsButNotOnesMovedAside() throws IOException {
+        for (long id : new long[] {1, 2, 4}) {
+            storage.initCheckpoint(id);
+            storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", id));
+        }
+        storage.initCheckpoint(3); // aborted by a kill: no _metadata
+        storage.initCheckpoint(5); // in progress when the process died
+        Path asideDir = storage.jobDirectory().resolve("chk-0.corrupt");
+        Files.createDirectories(asideDir);
+
+        storage.discardAllExcept(java.util.Set.of(2L, 4L));
+
+        try (var dirs = Files.list(storage.jobDirectory())) {
+            assertThat(dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()))
+                    .containsExactlyInAnyOrder("chk-2", "chk-4", "chk-0.corrupt");
+        }
+    }
+
+    @Test
     void retainedCheckpointsAreTheNewestCompleteOnesNewestFirst() throws IOException {
         assertThat(storage.findRetainedCheckpoints(3)).isEmpty();
         for (long id : new long[] {2, 9, 10, 11}) {

@@ -48,6 +48,8 @@ import java.util.stream.Stream;
 public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     private static final Logger LOG = LoggerFactory.getLogger(FileSink.class);
     private static final String IN_PROGRESS_SUFFIX = ".inprogress";
+    /** In the sink directory: the name of the job that writes it. */
+    static final String OWNER_FILE = ".weir-job";
 
     private final FileSinkSettings settings;
     private final JsonLineEncoder encoder;
@@ -80,6 +82,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     public void open(OperatorContext context) throws IOException {
         this.context = context;
         Files.createDirectories(settings.directory());
+        claimDirectory();
         if (!context.isRestored()) {
             long earlier;
             try (Stream<Path> files = Files.list(settings.directory())) {
@@ -95,6 +98,37 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
                         + " run the job over from the start, delete " + settings.directory() + " (and the job's checkpoint"
                         + " directory under execution.checkpointing.dir); to keep that output, give the sink another path.");
             }
+        }
+    }
+
+    /**
+     * Makes the directory this job's: {@value #OWNER_FILE} holds the name of the job that writes it,
+     * created atomically (a hard link to a complete temporary file) by the first subtask to open. A
+     * directory claimed by another job is refused: two jobs writing one directory would take each
+     * other's pending transactions for their own leftovers and delete them.
+     *
+     * @throws SuppressRestartsException if another job owns the directory, naming it
+     * @throws IOException if the claim cannot be written or read
+     */
+    private void claimDirectory() throws IOException {
+        Path owner = settings.directory().resolve(OWNER_FILE);
+        if (!Files.exists(owner)) {
+            Path temp = settings.directory().resolve(OWNER_FILE + "." + UUID.randomUUID() + ".tmp");
+            try {
+                Files.writeString(temp, context.jobName(), StandardCharsets.UTF_8);
+                Files.createLink(owner, temp);
+            } catch (java.nio.file.FileAlreadyExistsException claimedMeanwhile) {
+                // another subtask (of this job, or another job) claimed it first: checked below
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        }
+        String claimedBy = Files.readString(owner, StandardCharsets.UTF_8);
+        if (!claimedBy.equals(context.jobName())) {
+            throw new SuppressRestartsException(describe() + ": " + settings.directory() + " holds the output of job '"
+                    + claimedBy + "' (" + owner + "); two jobs writing one directory would delete each other's pending"
+                    + " transactions. Give this sink a directory of its own, or delete " + settings.directory()
+                    + " if job '" + claimedBy + "' and its output are no longer needed.");
         }
     }
 
@@ -161,8 +195,9 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     /**
      * Phase 2: atomically renames the in-progress file to its final name. Idempotent (see the class comment).
      *
-     * @throws IllegalStateException if the transaction is still being written, or if it had rows and
-     *         neither its in-progress nor its final file exists (data lost)
+     * @throws IllegalStateException if the transaction is still being written
+     * @throws SuppressRestartsException if it had rows and neither its in-progress nor its final file
+     *         exists (data lost; a restart cannot help)
      * @throws IOException if the rename fails
      */
     @Override
@@ -183,9 +218,12 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         } else {
             long rows = e != null ? e.rows : txn.rows();
             String message = describe() + " cannot commit " + txn.inProgressPath() + " (" + rows
-                    + " rows): neither it nor " + target + " exists; the transaction's data is lost";
+                    + " rows): neither it nor " + target + " exists; the transaction's data is lost (was "
+                    + settings.directory() + " deleted or changed while the job's checkpoints were kept?). Restarting"
+                    + " cannot bring it back: to run the job over from the start, delete " + settings.directory()
+                    + " and the job's checkpoint directory under execution.checkpointing.dir";
             LOG.error(message);
-            throw new IllegalStateException(message);
+            throw new SuppressRestartsException(message);
         }
         live.remove(txn.inProgressPath());
     }

@@ -110,6 +110,22 @@ class FileSinkTest {
     }
 
     @Test
+    void directoryOfAnotherJobIsRefusedSoNeitherDeletesTheOthersPendingTransactions() throws Exception {
+        FileSink first = sink(0);
+        FileTransaction pending = first.beginTransaction();
+        first.write(pending, row("DTW", 1));
+        first.preCommit(pending);
+        sink(1); // another subtask of the same job shares the directory
+
+        FileSink other = new FileSink(new FileSinkSettings(tmp, "part"), SCHEMA);
+        assertThatThrownBy(() -> other.open(new Context(0, true, "other-job")))
+                .isInstanceOf(io.weir.api.SuppressRestartsException.class)
+                .hasMessageContaining("holds the output of job 'test-job'")
+                .hasMessageContaining("a directory of its own");
+        assertThat(Path.of(pending.inProgressPath())).as("the first job's pending transaction").exists();
+    }
+
+    @Test
     void commitOfATransactionWhoseFilesVanishedThrowsNamingTheFile() throws Exception {
         FileSink sink = sink(0);
         FileTransaction txn = sink.beginTransaction();
@@ -118,9 +134,10 @@ class FileSinkTest {
         Files.delete(Path.of(txn.inProgressPath()));
 
         assertThatThrownBy(() -> sink.commit(txn))
-                .isInstanceOf(IllegalStateException.class)
+                .as("a restart cannot bring the data back").isInstanceOf(io.weir.api.SuppressRestartsException.class)
                 .hasMessageContaining(txn.inProgressPath())
-                .hasMessageContaining("lost");
+                .hasMessageContaining("lost")
+                .hasMessageContaining("delete " + tmp);
     }
 
     @Test
@@ -134,7 +151,7 @@ class FileSinkTest {
         Files.delete(Path.of(txn.inProgressPath()));
 
         assertThatThrownBy(() -> sink(0).commit(recorded))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(io.weir.api.SuppressRestartsException.class)
                 .hasMessageContaining("2 rows").hasMessageContaining("lost");
     }
 
@@ -157,7 +174,8 @@ class FileSinkTest {
         sink(0).commit(roundTrip(recorded));
 
         try (Stream<Path> files = Files.list(tmp)) {
-            assertThat(files).isEmpty();
+            assertThat(files).as("nothing but the directory's owner record")
+                    .allSatisfy(f -> assertThat(f.getFileName().toString()).isEqualTo(FileSink.OWNER_FILE));
         }
     }
 
@@ -269,14 +287,13 @@ class FileSinkTest {
         return lines;
     }
 
-    private record Context(int subtaskIndex, boolean isRestored) implements OperatorContext {
+    private record Context(int subtaskIndex, boolean isRestored, String jobName) implements OperatorContext {
         Context(int subtaskIndex) {
             this(subtaskIndex, false);
         }
 
-        @Override
-        public String jobName() {
-            return "test-job";
+        Context(int subtaskIndex, boolean isRestored) {
+            this(subtaskIndex, isRestored, "test-job");
         }
 
         @Override

@@ -113,13 +113,23 @@ public final class FileSourceReader implements SourceReader {
      *
      * @return {@link PollStatus#END_OF_INPUT} once the file (or the limit) is exhausted, otherwise
      *         {@link PollStatus#MORE_AVAILABLE}
-     * @throws MalformedRecordException on invalid JSON or a value of the wrong type in a record of this subtask
+     * @throws SuppressRestartsException caused by a {@link MalformedRecordException} on invalid JSON or a value of the
+     *         wrong type in a record of this subtask (restarting would fail on the same record)
      * @throws IOException if the file cannot be read (e.g. it vanished), naming the file
      * @throws SuppressRestartsException if the file changed since the restored checkpoint (shorter, or other
      *         bytes before the offset), naming the file: restarting cannot help, so the job fails at once
      */
     @Override
     public PollStatus pollNext(Output out) throws Exception {
+        try {
+            return poll(out);
+        } catch (MalformedRecordException e) {
+            // the same record fails every restart: fail the job at once with the record's message
+            throw new SuppressRestartsException(e.getMessage(), e);
+        }
+    }
+
+    private PollStatus poll(Output out) throws Exception {
         if (ended) {
             return PollStatus.END_OF_INPUT;
         }
@@ -208,8 +218,8 @@ public final class FileSourceReader implements SourceReader {
         String resume = "file source " + context.operatorId() + " subtask " + context.subtaskIndex() + " of job "
                 + context.jobName() + " cannot resume " + settings.path() + " at byte offset " + start.byteOffset()
                 + " (record " + (start.recordIndex() + 1) + "): ";
-        String fix = ". Restore the file the checkpoint read, or run the job without its checkpoints to read the file"
-                + " from the start";
+        String fix = ". Restore the file the checkpoint read, or start the job over on the new file: delete the job's"
+                + " checkpoint directory and the output its sinks committed";
         if (length < start.fileLength()) {
             throw new SuppressRestartsException(resume + "the file is " + length + " bytes long but was " + start.fileLength()
                     + " bytes at the checkpoint; it was truncated or replaced" + fix);

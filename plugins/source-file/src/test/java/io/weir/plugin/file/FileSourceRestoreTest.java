@@ -170,7 +170,7 @@ class FileSourceRestoreTest {
                 .hasMessageContaining("cannot resume " + file + " at byte offset")
                 .hasMessageContaining("(record 2561)")
                 .hasMessageContaining("bytes long but was " + (Files.size(file) + 1) + " bytes at the checkpoint")
-                .hasMessageContaining("run the job without its checkpoints");
+                .hasMessageContaining("delete the job's checkpoint directory and the output its sinks committed");
     }
 
     @Test
