@@ -44,7 +44,8 @@ import java.util.Set;
  * <ul>
  * <li>hash edges: by key, to the new consumer subtask owning the record's key group, through the
  *     link of producer {@code s % p'} ({@code p'} the producer's new parallelism);</li>
- * <li>rebalance edges: round-robin over the new consumer subtasks, through producer {@code s % p'};</li>
+ * <li>rebalance edges: to the same consumer {@code j} if the consumers kept their parallelism, else
+ *     round-robin over the new consumer subtasks; through producer {@code s % p'};</li>
  * <li>forward edges: to the link {@code s % p'} (both ends have one parallelism);</li>
  * <li>broadcast edges: into link {@code (s % p', j)} if only the producer changed; a changed
  *     consumer parallelism is refused (each old consumer's copy cannot be matched to new ones).</li>
@@ -134,7 +135,7 @@ final class ChannelStateRestore {
         int inputBase = inputBase(metadata, job, e);
         int outputBase = outputBase(metadata, job, e);
         boolean unchanged = p0 == p1 && q0 == q1;
-        Redistributor redistributor = unchanged ? null : new Redistributor(e, producer, q1, maxParallelism, bufferSize);
+        Redistributor redistributor = unchanged ? null : new Redistributor(e, producer, q0, q1, maxParallelism, bufferSize);
         for (int s = 0; s < p0; s++) {
             for (int j = 0; j < q0; j++) {
                 if (forward && s != j) {
@@ -171,6 +172,7 @@ final class ChannelStateRestore {
     private final class Redistributor {
         private final JobEdge edge;
         private final int consumers;
+        private final boolean consumersUnchanged;
         private final int maxParallelism;
         private final int bufferSize;
         private final RowSerializer serializer;
@@ -181,9 +183,10 @@ final class ChannelStateRestore {
         private int nextRoundRobin;
         long records;
 
-        Redistributor(JobEdge edge, JobVertex producer, int consumers, int maxParallelism, int bufferSize) {
+        Redistributor(JobEdge edge, JobVertex producer, int oldConsumers, int consumers, int maxParallelism, int bufferSize) {
             this.edge = edge;
             this.consumers = consumers;
+            this.consumersUnchanged = oldConsumers == consumers;
             this.maxParallelism = maxParallelism;
             this.bufferSize = bufferSize;
             this.serializer = new RowSerializer(producer.outputSchema());
@@ -205,7 +208,7 @@ final class ChannelStateRestore {
                         case HASH -> KeyGroupAssignment.subtaskForKeyGroup(
                                 KeyGroupAssignment.keyGroupForHash(keys.hash(row(b, pos + 4, len)), maxParallelism),
                                 maxParallelism, consumers);
-                        case REBALANCE -> nextRoundRobin++ % consumers;
+                        case REBALANCE -> consumersUnchanged ? oldConsumer : nextRoundRobin++ % consumers;
                         case FORWARD -> producer;
                         case BROADCAST -> oldConsumer;
                     };

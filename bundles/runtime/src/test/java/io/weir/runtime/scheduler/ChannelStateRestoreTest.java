@@ -240,6 +240,19 @@ class ChannelStateRestoreTest {
     }
 
     @Test
+    void rebalanceEdgeWhoseProducerScaledDownKeepsEachRecordWithItsConsumer() throws Exception {
+        JobGraph job = job(1, 2, Partitioning.REBALANCE);
+        // old: 2 producers -> 2 consumers; producer 1 overtook data for both consumers
+        CheckpointMetadata cp = checkpoint(2, Map.of(1, output(handle(0, buffer(1, 0)), handle(1, buffer(1, 1, 1, 2)))),
+                2, Map.of());
+
+        ChannelStateRestore restore = new ChannelStateRestore(Optional.of(cp), job, job.edges(), MAX_PARALLELISM, 64);
+
+        assertThat(rows(restore.assigned(job.edges().get(0), 0, 0))).containsExactly(List.of(1L, 0L));
+        assertThat(rows(restore.assigned(job.edges().get(0), 0, 1))).containsExactly(List.of(1L, 1L), List.of(1L, 2L));
+    }
+
+    @Test
     void broadcastEdgeWhoseConsumerChangedParallelismIsRefusedNamingTheEdge() throws Exception {
         JobGraph job = job(1, 3, Partitioning.BROADCAST);
         CheckpointMetadata cp = checkpoint(1, Map.of(0, output(handle(1, buffer(1, 0)))), 2, Map.of());
