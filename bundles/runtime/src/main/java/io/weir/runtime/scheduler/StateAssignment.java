@@ -19,7 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Decides which checkpointed state each new subtask restores (PROTOCOL.md §7). With unchanged
- * parallelism a subtask gets exactly what the same index checkpointed. With another parallelism:
+ * parallelism a subtask gets exactly what the same index checkpointed, except that union list state
+ * always goes to every subtask. With another parallelism:
  * <ul>
  * <li>keyed state follows key groups: subtask {@code i} gets every old handle whose key-group range
  *     overlaps its new range, and the backend reads only the key groups of its range (by their
@@ -27,6 +28,8 @@ import java.util.TreeMap;
  * <li>operator list state is split evenly: the elements of each named list, taken in old-subtask
  *     order, are dealt round-robin over the new subtasks (element {@code n} of a name goes to subtask
  *     {@code n % parallelism}), each restoring exactly the elements it was dealt;</li>
+ * <li>union list state ({@link OperatorStateHandle#isUnionKey}): every subtask gets all elements of
+ *     every old subtask, in old-subtask order;</li>
  * <li>in-flight channel state is not part of the per-subtask assignment: {@link ChannelStateRestore}
  *     redistributes it per edge.</li>
  * </ul>
@@ -89,7 +92,12 @@ final class StateAssignment {
             return OperatorSubtaskState.empty();
         }
         if (os.parallelism() == vertex.parallelism()) {
-            return os.subtaskStates().getOrDefault(subtask, OperatorSubtaskState.empty());
+            OperatorSubtaskState own = os.subtaskStates().getOrDefault(subtask, OperatorSubtaskState.empty());
+            if (!hasUnionState(os)) {
+                return own;
+            }
+            return new OperatorSubtaskState(dealOperatorState(os, vertex.parallelism(), subtask), own.keyedState(),
+                    own.inputChannelState(), own.resultSubpartitionState());
         }
         KeyGroupRange range = KeyGroupAssignment.rangeForSubtask(maxParallelism, vertex.parallelism(), subtask);
         List<KeyGroupsStateHandle> keyed = new ArrayList<>();
@@ -103,24 +111,33 @@ final class StateAssignment {
         return new OperatorSubtaskState(dealOperatorState(os, vertex.parallelism(), subtask), keyed);
     }
 
+    private static boolean hasUnionState(OperatorState os) {
+        return os.subtaskStates().values().stream().flatMap(s -> s.operatorState().stream())
+                .anyMatch(h -> h.stateOffsets().keySet().stream().anyMatch(OperatorStateHandle::isUnionKey));
+    }
+
     /**
      * Round-robin of list elements: walks the old subtasks in index order, their handles in order, and
      * each handle's names in name order; the {@code n}-th element of a name (counted over all old
-     * subtasks) goes to new subtask {@code n % parallelism}.
+     * subtasks) goes to new subtask {@code n % parallelism}. Every element of a union list state goes
+     * to every subtask. With unchanged parallelism ({@code os.parallelism() == parallelism}), list
+     * state stays where it was: subtask {@code i} keeps old subtask {@code i}'s elements.
      *
-     * @return one handle per old handle that deals this subtask at least one element, listing just those elements
+     * @return one handle per old handle that gives this subtask at least one element, listing just those elements
      */
     static List<OperatorStateHandle> dealOperatorState(OperatorState os, int parallelism, int subtask) {
+        boolean unchanged = os.parallelism() == parallelism;
         Map<String, Integer> dealt = new TreeMap<>();
         List<OperatorStateHandle> mine = new ArrayList<>();
-        for (OperatorSubtaskState s : new TreeMap<>(os.subtaskStates()).values()) {
-            for (OperatorStateHandle h : s.operatorState()) {
+        for (Map.Entry<Integer, OperatorSubtaskState> old : new TreeMap<>(os.subtaskStates()).entrySet()) {
+            for (OperatorStateHandle h : old.getValue().operatorState()) {
                 Map<String, long[]> offsets = new LinkedHashMap<>();
                 for (Map.Entry<String, long[]> e : new TreeMap<>(h.stateOffsets()).entrySet()) {
+                    boolean union = OperatorStateHandle.isUnionKey(e.getKey());
                     int n = dealt.getOrDefault(e.getKey(), 0);
                     List<Long> kept = new ArrayList<>();
                     for (long offset : e.getValue()) {
-                        if (n % parallelism == subtask) {
+                        if (union || (unchanged ? old.getKey() == subtask : n % parallelism == subtask)) {
                             kept.add(offset);
                         }
                         n++;

@@ -52,6 +52,7 @@ class StateAssignmentTest {
             pending.update(OLD_PENDING.get(s));
             ListState<String> other = backend.getListState("other", Serializers.STRING);
             other.update(OLD_OTHER.get(s));
+            backend.getUnionListState("everywhere", Serializers.STRING).update(OLD_OTHER.get(s));
             OperatorStateHandle h = backend.snapshot(1, new MemoryStreams()).write();
             subtasks.put(s, new OperatorSubtaskState(List.of(h), List.of()));
         }
@@ -59,9 +60,35 @@ class StateAssignmentTest {
     }
 
     private static List<String> restore(OperatorState old, int parallelism, int subtask, String name) throws Exception {
+        return backend(old, parallelism, subtask).getListState(name, Serializers.STRING).get();
+    }
+
+    private static HeapOperatorStateBackend backend(OperatorState old, int parallelism, int subtask) throws Exception {
         CheckpointMetadata cp = new CheckpointMetadata(1, "j", 0, false, Map.of("op", old));
         OperatorSubtaskState assigned = StateAssignment.assign(cp, vertex("op", VertexKind.OPERATOR, parallelism), subtask, 128);
-        return new HeapOperatorStateBackend("op", assigned.operatorState()).getListState(name, Serializers.STRING).get();
+        return new HeapOperatorStateBackend("op", assigned.operatorState());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5}) // 3 is the old parallelism: union state still goes everywhere
+    void unionListStateGivesEverySubtaskAllElementsInOldSubtaskOrder(int parallelism) throws Exception {
+        OperatorState old = oldOperatorState();
+        for (int s = 0; s < parallelism; s++) {
+            HeapOperatorStateBackend backend = backend(old, parallelism, s);
+            assertThat(backend.getUnionListState("everywhere", Serializers.STRING).get()).as("subtask %d of %d", s, parallelism)
+                    .containsExactly("x0", "y0");
+        }
+    }
+
+    @Test
+    void aNameIsEitherAListStateOrAUnionListState() throws Exception {
+        HeapOperatorStateBackend backend = new HeapOperatorStateBackend("op", List.of());
+        backend.getListState("offsets", Serializers.LONG);
+
+        assertThatThrownBy(() -> backend.getUnionListState("offsets", Serializers.LONG))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'offsets'").hasMessageContaining("list state");
+        assertThatThrownBy(() -> backend.getListState("union:x", Serializers.LONG))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("reserved");
     }
 
     @Test
