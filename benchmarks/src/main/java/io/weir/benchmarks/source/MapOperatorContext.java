@@ -91,6 +91,12 @@ final class MapOperatorContext implements OperatorContext, OperatorStateStore {
         return entry;
     }
 
+    /** One subtask sees only its own elements, so a union list state is a list state here. */
+    @Override
+    public <T> ListState<T> getUnionListState(String name, TypeSerializer<T> serializer) {
+        return getListState(name, serializer);
+    }
+
     private static final class Entry<T> implements ListState<T> {
         private final TypeSerializer<List<T>> serializer;
         private final List<T> values = new ArrayList<>();

@@ -15,9 +15,13 @@ import java.util.Collection;
  *     (phase 1), records the handle it returns in the checkpoint and opens a new one;</li>
  * <li>on {@code notifyCheckpointComplete(n)} {@link #commit}s every pre-committed transaction of
  *     checkpoints ≤ n (phase 2);</li>
- * <li>after a restore, commits again every transaction the checkpoint recorded (so commit must be
- *     idempotent: committing a committed transaction is a no-op) and calls
- *     {@link #abortLeftovers} so transactions opened after the checkpoint are removed.</li>
+ * <li>after a restore, commits again every transaction the checkpoint recorded that this subtask
+ *     was assigned (so commit must be idempotent: committing a committed transaction is a no-op); with
+ *     another parallelism than the checkpoint's, the recorded transactions are dealt round-robin over
+ *     the new subtasks, each committed by exactly one;</li>
+ * <li>at the first checkpoint completed after a restore (when every subtask has committed what it
+ *     was assigned) calls {@link #abortLeftovers} so transactions opened after the restored
+ *     checkpoint are removed; on a fresh start, calls it right after {@link #open}.</li>
  * </ol>
  * All calls happen on the sink task's thread.
  *
@@ -50,10 +54,13 @@ public interface TwoPhaseCommittingSink<T> {
     void abort(T transaction) throws Exception;
 
     /**
-     * After a restore: remove every transaction of this subtask that is neither committed nor in
-     * {@code keep} (those were opened after the restored checkpoint and their data will be replayed).
+     * Removes every transaction that is neither committed nor in {@code keep} nor open in this
+     * instance, of this subtask and of the subtasks {@code j >= parallelism} with
+     * {@code j % parallelism == subtaskIndex} (those an earlier run with a higher parallelism had):
+     * they were opened after the restored checkpoint and their data will be replayed. Never touches
+     * transactions of the other subtasks of this run.
      *
-     * @param keep the transactions the restored checkpoint recorded (already re-committed)
+     * @param keep transactions pre-committed by this instance and not committed yet
      */
     void abortLeftovers(Collection<T> keep) throws Exception;
 

@@ -72,6 +72,15 @@ public final class InMemoryOperatorStateStore implements OperatorStateStore {
         });
     }
 
+    /**
+     * A single in-memory subtask sees its own elements only, so a union list state behaves like a
+     * list state here; names are shared with {@link #getListState}.
+     */
+    @Override
+    public <T> ListState<T> getUnionListState(String name, TypeSerializer<T> serializer) {
+        return getListState(name, serializer);
+    }
+
     /** One list state: its elements in memory and the serializer of the whole list. */
     private static final class InMemoryListState<T> implements ListState<T> {
         private final TypeSerializer<List<T>> serializer;

@@ -29,9 +29,16 @@ import java.util.TreeMap;
  *     checkpoint id in operator state;</li>
  * <li>{@code notifyCheckpointComplete(n)}: commits every transaction filed under a checkpoint ≤ n
  *     (phase 2), in checkpoint order;</li>
- * <li>after a restore: commits again every recorded transaction (commit is idempotent) and removes
- *     leftovers of transactions opened after the checkpoint.</li>
+ * <li>after a restore: commits again every recorded transaction it was assigned (commit is
+ *     idempotent), and removes leftovers of transactions opened after the checkpoint once the first
+ *     checkpoint after the restore completes.</li>
  * </ul>
+ * On a restore with another parallelism the recorded transactions (operator list state) are dealt
+ * round-robin over the new subtasks, so each is committed by exactly one of them, and not necessarily
+ * by the subtask that opened it. Leftovers are therefore removed only at the first completed
+ * checkpoint after the restore: every subtask acknowledged it, so every subtask has committed what it
+ * was assigned, and no removed leftover can be a recorded transaction another subtask still has to
+ * commit ({@link TwoPhaseCommittingSink#abortLeftovers}).
  * Task thread only.
  *
  * @param <T> transaction handle type
@@ -45,6 +52,8 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
     private ListState<PendingTransaction<T>> state;
     private T current;
     private String name = "sink";
+    /** Set after a restore until the first completed checkpoint, which removes the leftovers. */
+    private boolean leftoversPending;
 
     /** @param sink the plugin's sink for this subtask */
     public TwoPhaseCommitSinkOperator(TwoPhaseCommittingSink<T> sink) {
@@ -66,9 +75,12 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
             recovered.add(p.transaction());
         }
         if (context.isRestored()) {
-            LOG.info("Sink {} re-committed {} recorded transaction(s) after restore", name, recovered.size());
+            LOG.info("Sink {} re-committed {} recorded transaction(s) after restore; leftovers are removed at the first "
+                    + "completed checkpoint", name, recovered.size());
+            leftoversPending = true;
+        } else {
+            sink.abortLeftovers(List.of());
         }
-        sink.abortLeftovers(recovered);
         state.clear();
         current = sink.beginTransaction();
     }
@@ -101,6 +113,11 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
             sink.commit(e.getValue());
             it.remove();
             LOG.debug("Sink {} committed the transaction of checkpoint {}", name, e.getKey());
+        }
+        if (leftoversPending) {
+            // every subtask acknowledged this checkpoint, so all transactions of the restored one are committed
+            leftoversPending = false;
+            sink.abortLeftovers(List.copyOf(pendingCommit.values()));
         }
     }
 

@@ -304,7 +304,9 @@ public final class JobMaster implements JobHandle, TaskListener {
         TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
                 services.asyncOperations(), this, services.timers());
         List<StreamTask> created = new ArrayList<>();
-        ChannelStateRestore channelState = new ChannelStateRestore();
+        restore.ifPresent(cp -> StateAssignment.checkRestorable(cp.metadata(), job, maxParallelism));
+        ChannelStateRestore channelState = new ChannelStateRestore(restore.map(CompletedCheckpoint::metadata), job,
+                plan.networkEdges(), maxParallelism, bufferSize);
         for (List<JobVertex> chain : plan.chains()) {
             JobVertex head = chain.get(0);
             JobVertex tail = chain.get(chain.size() - 1);
@@ -352,15 +354,14 @@ public final class JobMaster implements JobHandle, TaskListener {
                         }
                     }
                     gate = new InputGate(channels);
-                    channelState.addInputs(channels, restoreState.get(head.id()));
                 }
-                channelState.addOutputs(outputs, pool, restoreState.get(tail.id()));
+                channelState.addPool(outputs, pool);
                 TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
                         head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool);
                 created.add(head.kind() == VertexKind.SOURCE ? new SourceStreamTask(d, taskServices) : new InputStreamTask(d, taskServices));
             }
         }
-        channelState.replay();
+        channelState.replay(links);
         tasks = List.copyOf(created);
         for (StreamTask t : created) {
             Thread thread = new Thread(t, job.name() + "/" + t.taskId().vertexId() + "#" + t.taskId().subtaskIndex());

@@ -242,8 +242,10 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     }
 
     /**
-     * Deletes this subtask's in-progress files ({@code .<prefix>-<subtask>-*.inprogress}) that are
-     * neither in {@code keep} nor live transactions of this instance. Other subtasks' files are not touched.
+     * Deletes the in-progress files ({@code .<prefix>-<j>-*.inprogress}) of this subtask and of the
+     * subtasks an earlier run with a higher parallelism had beyond this run's ({@code j >= parallelism}
+     * and {@code j % parallelism == subtaskIndex}) that are neither in {@code keep} nor live
+     * transactions of this instance. Files of the other subtasks of this run are not touched.
      *
      * @throws IOException if listing or deleting fails, naming the directory
      */
@@ -256,10 +258,8 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         for (String inProgress : live.keySet()) {
             protectedFiles.add(Path.of(inProgress).toAbsolutePath().normalize());
         }
-        String ownPrefix = "." + settings.prefix() + "-" + context.subtaskIndex() + "-";
         int deleted = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(settings.directory(),
-                p -> p.getFileName().toString().startsWith(ownPrefix) && p.getFileName().toString().endsWith(IN_PROGRESS_SUFFIX))) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(settings.directory(), p -> isOwnLeftover(p.getFileName().toString()))) {
             for (Path file : files) {
                 if (!protectedFiles.contains(file.toAbsolutePath().normalize()) && Files.deleteIfExists(file)) {
                     deleted++;
@@ -271,6 +271,25 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         if (deleted > 0) {
             LOG.info("{} removed {} leftover in-progress files in {}", describe(), deleted, settings.directory());
         }
+    }
+
+    /** @return whether {@code name} is an in-progress file of a subtask {@code j} with {@code j % parallelism == subtaskIndex} */
+    private boolean isOwnLeftover(String name) {
+        String prefix = "." + settings.prefix() + "-";
+        if (!name.startsWith(prefix) || !name.endsWith(IN_PROGRESS_SUFFIX)) {
+            return false;
+        }
+        int dash = name.indexOf('-', prefix.length());
+        if (dash <= prefix.length()) {
+            return false;
+        }
+        int subtask;
+        try {
+            subtask = Integer.parseInt(name.substring(prefix.length(), dash));
+        } catch (NumberFormatException e) {
+            return false; // another sink's file whose prefix extends ours
+        }
+        return subtask >= 0 && subtask % context.parallelism() == context.subtaskIndex();
     }
 
     @Override

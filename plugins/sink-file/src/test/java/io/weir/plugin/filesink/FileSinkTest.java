@@ -215,6 +215,25 @@ class FileSinkTest {
     }
 
     @Test
+    void abortLeftoversAlsoRemovesThoseOfSubtasksBeyondTheParallelismThatMapToThisOne() throws Exception {
+        // the test context has parallelism 12: subtask 13 of an earlier, larger run maps to 13 % 12 = 1, 14 to 2
+        List<FileTransaction> leftovers = new java.util.ArrayList<>();
+        for (int subtask : new int[] {13, 14, 25}) {
+            FileSink earlier = sink(subtask);
+            FileTransaction t = earlier.beginTransaction();
+            earlier.write(t, row("SFO", subtask));
+            leftovers.add(earlier.preCommit(t));
+            earlier.close();
+        }
+
+        sink(1).abortLeftovers(List.of());
+
+        assertThat(Path.of(leftovers.get(0).inProgressPath())).as("of subtask 13").doesNotExist();
+        assertThat(Path.of(leftovers.get(1).inProgressPath())).as("of subtask 14, which maps to 2").exists();
+        assertThat(Path.of(leftovers.get(2).inProgressPath())).as("of subtask 25").doesNotExist();
+    }
+
+    @Test
     void sinkPathThatIsAFileIsAConfigError() throws Exception {
         Path file = Files.writeString(tmp.resolve("x"), "");
         PluginConfig config = new PluginConfig("operators[3].config", Map.of("path", "x"), tmp);

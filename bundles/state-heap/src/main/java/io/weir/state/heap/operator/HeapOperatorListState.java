@@ -17,12 +17,15 @@ import java.util.Objects;
  */
 final class HeapOperatorListState<T> implements ListState<T> {
     final String name;
+    /** The state's key in snapshots: the name, or {@link io.weir.core.checkpoint.OperatorStateHandle#unionKey} of it. */
+    final String key;
     final TypeSerializer<T> serializer;
     // Task thread only.
     private final ArrayList<T> elements = new ArrayList<>();
 
-    HeapOperatorListState(String name, TypeSerializer<T> serializer) {
+    HeapOperatorListState(String name, String key, TypeSerializer<T> serializer) {
         this.name = name;
+        this.key = key;
         this.serializer = serializer;
     }
 

@@ -20,17 +20,19 @@ import java.util.Map;
  * Operator (non-keyed) list state on the heap (PROTOCOL.md §7). The synchronous part of a snapshot
  * copies each list (operator state is small); the asynchronous part ({@link OperatorSnapshotWriter})
  * writes the copies with one offset per element ({@link OperatorStateHandle#stateOffsets()}), so the
- * coordinator can redistribute elements round-robin on rescale. Restore reads the elements listed in
- * each handle and concatenates lists of the same name; they are deserialized when the operator
- * registers the state, and restored states it never registers are carried into later snapshots.
+ * coordinator can redistribute elements on restore (round-robin for list state, to every subtask
+ * for union list state, whose key in the handle is {@link OperatorStateHandle#unionKey}). Restore
+ * reads the elements listed in each handle and concatenates lists of the same key; they are
+ * deserialized when the operator registers the state, and restored states it never registers are
+ * carried into later snapshots.
  *
  * <p>Task thread only, except the returned {@link AsyncSnapshot}.
  */
 public final class HeapOperatorStateBackend implements OperatorStateBackend {
     private final String context;
-    // Task thread only. Insertion order = snapshot order.
+    // Task thread only. By state key (name, or union key of the name). Insertion order = snapshot order.
     private final Map<String, HeapOperatorListState<?>> states = new LinkedHashMap<>();
-    // Task thread only. Restored, not yet registered; the lists are never modified.
+    // Task thread only. Restored, not yet registered, by state key; the lists are never modified.
     private final Map<String, List<byte[]>> restored;
     // Task thread only.
     private boolean closed;
@@ -46,17 +48,40 @@ public final class HeapOperatorStateBackend implements OperatorStateBackend {
     }
 
     /**
-     * @throws IllegalStateException if the name was registered with another serializer instance, or
-     *         the backend is closed
+     * @throws IllegalStateException if the name was registered with another serializer instance or as
+     *         a union list state, if it starts with {@link OperatorStateHandle#UNION_PREFIX}, or if the
+     *         backend is closed
      * @throws UncheckedIOException naming the state if restored elements do not deserialize
      */
     @Override
-    @SuppressWarnings("unchecked")
     public <T> ListState<T> getListState(String name, TypeSerializer<T> serializer) {
+        if (OperatorStateHandle.isUnionKey(name)) {
+            throw new IllegalStateException("operator state name '" + name + "' of " + context + " starts with the reserved '"
+                    + OperatorStateHandle.UNION_PREFIX + "'; choose another name");
+        }
+        return register(name, name, OperatorStateHandle.unionKey(name), serializer);
+    }
+
+    /**
+     * @throws IllegalStateException if the name was registered with another serializer instance or as
+     *         a list state, or if the backend is closed
+     * @throws UncheckedIOException naming the state if restored elements do not deserialize
+     */
+    @Override
+    public <T> ListState<T> getUnionListState(String name, TypeSerializer<T> serializer) {
+        return register(name, OperatorStateHandle.unionKey(name), name, serializer);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> ListState<T> register(String name, String key, String otherKindKey, TypeSerializer<T> serializer) {
         if (closed) {
             throw new IllegalStateException("operator state backend of " + context + " is closed");
         }
-        HeapOperatorListState<?> existing = states.get(name);
+        if (states.containsKey(otherKindKey)) {
+            throw new IllegalStateException("operator state '" + name + "' of " + context + " is registered as a "
+                    + (OperatorStateHandle.isUnionKey(key) ? "list state" : "union list state") + " already; a name has one kind");
+        }
+        HeapOperatorListState<?> existing = states.get(key);
         if (existing != null) {
             if (existing.serializer != serializer) {
                 throw new IllegalStateException("operator state '" + name + "' of " + context
@@ -64,8 +89,8 @@ public final class HeapOperatorStateBackend implements OperatorStateBackend {
             }
             return (ListState<T>) existing;
         }
-        HeapOperatorListState<T> state = new HeapOperatorListState<>(name, serializer);
-        List<byte[]> bytes = restored.remove(name);
+        HeapOperatorListState<T> state = new HeapOperatorListState<>(name, key, serializer);
+        List<byte[]> bytes = restored.remove(key);
         if (bytes != null) {
             for (int i = 0; i < bytes.size(); i++) {
                 try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.get(i)))) {
@@ -76,7 +101,7 @@ public final class HeapOperatorStateBackend implements OperatorStateBackend {
                 }
             }
         }
-        states.put(name, state);
+        states.put(key, state);
         return state;
     }
 
@@ -108,7 +133,7 @@ public final class HeapOperatorStateBackend implements OperatorStateBackend {
     }
 
     private static <T> OperatorSnapshotWriter.Picture<T> picture(HeapOperatorListState<T> s) {
-        return new OperatorSnapshotWriter.Picture<>(s.name, s.serializer, s.copy(), null);
+        return new OperatorSnapshotWriter.Picture<>(s.key, s.serializer, s.copy(), null);
     }
 
     /** Drops all state; snapshots already taken can still be written. */

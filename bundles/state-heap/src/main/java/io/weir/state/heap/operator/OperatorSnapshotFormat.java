@@ -5,7 +5,7 @@ package io.weir.state.heap.operator;
  * "Heap operator state"):
  * <pre>
  * header   magic int 0x57484F53 ("WHOS") | version int
- * state*   name (int length + UTF-8) | element count int |
+ * state*   key (int length + UTF-8: the name, or "union:" + name for a union list state) | element count int |
  *          element*: byte length int | bytes (element serializer)   &lt;- OperatorStateHandle offsets point here
  * </pre>
  * Each element is self-delimiting, so a restore reads exactly the offsets its handle lists (round-robin
