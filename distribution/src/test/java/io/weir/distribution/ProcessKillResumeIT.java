@@ -200,7 +200,7 @@ class ProcessKillResumeIT {
 
         assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
         assertThat(again.out() + again.err()).as(again.toString())
-                .contains("no checkpoint to resume from").contains(out.toString()).contains("failed and is not restarted");
+                .contains("no checkpoint to resume from").contains(out.toString()).contains("is not restarted: a restart cannot help");
         assertThat(rows(out).stream().map(Object::toString).sorted().toList()).as("nothing was written again").isEqualTo(committed);
     }
 

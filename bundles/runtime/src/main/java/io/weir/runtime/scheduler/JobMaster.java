@@ -225,7 +225,9 @@ public final class JobMaster implements JobHandle, TaskListener {
             return; // cancelled (or failed) while the restore point was chosen
         }
         if (error != null) {
-            terminate(JobStatus.FAILED, error);
+            // the checkpoint cannot be restored (corrupt, missing state): the message says how to proceed
+            terminate(JobStatus.FAILED, error instanceof java.io.IOException
+                    ? new io.weir.api.SuppressRestartsException(error.getMessage(), error) : error);
             return;
         }
         try {
@@ -476,8 +478,8 @@ public final class JobMaster implements JobHandle, TaskListener {
         cancelTasks();
         io.weir.api.SuppressRestartsException notRestartable = io.weir.api.SuppressRestartsException.findIn(cause);
         if (notRestartable != null) {
-            terminate(JobStatus.FAILED, new Exception("Job " + job.name() + " failed and is not restarted: "
-                    + notRestartable.getMessage(), cause));
+            terminate(JobStatus.FAILED, new Exception(notRestartable.getMessage() + " (job " + job.name()
+                    + " is not restarted: a restart cannot help)", cause));
             return;
         }
         if (!restartStrategy.tryRestart()) {
@@ -521,7 +523,9 @@ public final class JobMaster implements JobHandle, TaskListener {
         }
         coordinator.shutdown();
         setStatus(to);
-        if (failure != null) {
+        if (failure != null && io.weir.api.SuppressRestartsException.findIn(failure) != null) {
+            LOG.error("Job {} {}: {}", job.name(), to, failure.getMessage()); // says what to do: no stack trace
+        } else if (failure != null) {
             LOG.error("Job {} {}", job.name(), to, failure);
         }
         runLock.close();

@@ -171,7 +171,9 @@ public final class RunCommand {
      * cause whose message the line already holds (wrappers repeat it) is left out.
      */
     static String describe(Throwable t) {
-        StringBuilder sb = new StringBuilder(t.getClass() == Exception.class && t.getMessage() != null ? t.getMessage() : String.valueOf(t));
+        boolean messageOnly = (t.getClass() == Exception.class || t instanceof io.weir.api.SuppressRestartsException)
+                && t.getMessage() != null;
+        StringBuilder sb = new StringBuilder(messageOnly ? t.getMessage() : String.valueOf(t));
         for (Throwable c = t.getCause(); c != null && c != t; c = c.getCause()) {
             if (c.getMessage() == null || !sb.toString().contains(c.getMessage())) {
                 sb.append("; caused by ").append(c);
