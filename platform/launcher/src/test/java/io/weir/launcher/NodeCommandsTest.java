@@ -161,6 +161,17 @@ class NodeCommandsTest {
     }
 
     @Test
+    void aBadSetIsNotBlamedOnTheJobFile() throws IOException {
+        String url = stub(400, "{\"errors\":[\"--set no.such: no.such is not a known option; see docs/configuration.md\"]}");
+        Path job = Files.writeString(dir.resolve("job.json"), "{}");
+
+        int rc = launcher().execute("submit", job.toString(), "--node", url, "--token-file", token().toString(), "--set", "no.such=1");
+
+        assertThat(rc).isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).isEqualTo("error: --set no.such: no.such is not a known option; see docs/configuration.md");
+    }
+
+    @Test
     void aRefusedTokenIsExit1WithTheNodesReason() throws IOException {
         String url = stub(401, "{\"errors\":[\"the bearer token was rejected: Invalid signature\"]}");
 
