@@ -17,4 +17,15 @@ public interface CommandExecutor {
      * @throws LauncherException for a failure with a message for the user
      */
     int execute(Map<String, Object> request, String feature, boolean interactiveShell);
+
+    /**
+     * Runs a node in the foreground ({@code weir node}) until the process is stopped (Ctrl-C, SIGTERM).
+     *
+     * @param settings port and data directory, already checked
+     * @return the process exit code ({@link ExitCodes}): 0 after a clean stop
+     * @throws LauncherException (exit 1) if the port is in use or the REST API does not come up
+     */
+    default int runNode(NodeSettings settings) {
+        throw new UnsupportedOperationException("this executor runs no node");
+    }
 }

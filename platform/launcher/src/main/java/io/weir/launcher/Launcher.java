@@ -20,6 +20,9 @@ import java.util.concurrent.Callable;
  * that need the engine to a {@link CommandExecutor}.
  * <pre>
  * weir run JOB.json [--set key=value ...] [--shell]
+ * weir node [--port N] [--data-dir DIR]
+ * weir submit JOB.json [--set key=value ...]   (client of a running node)
+ * weir list | weir cancel JOB                  (client of a running node)
  * weir plugins
  * weir shell
  * weir --help | --version
@@ -33,6 +36,7 @@ public final class Launcher {
     private final CommandExecutor executor;
     private final PrintStream out;
     private final PrintStream err;
+    private final Path home;
 
     /**
      * @param executor runs commands that need the engine
@@ -40,9 +44,20 @@ public final class Launcher {
      * @param err error messages
      */
     public Launcher(CommandExecutor executor, PrintStream out, PrintStream err) {
+        this(executor, out, err, Main.home());
+    }
+
+    /**
+     * @param executor runs commands that need the engine
+     * @param out standard output (help, version, client command output)
+     * @param err error messages
+     * @param home the distribution's root (default data directory of a node: {@code home/data})
+     */
+    public Launcher(CommandExecutor executor, PrintStream out, PrintStream err, Path home) {
         this.executor = executor;
         this.out = out;
         this.err = err;
+        this.home = home;
     }
 
     /**
@@ -50,7 +65,7 @@ public final class Launcher {
      * @return the process exit code
      */
     public int execute(String... args) {
-        CommandLine cl = new CommandLine(new Weir(executor));
+        CommandLine cl = new CommandLine(new Weir(executor, out, home));
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -68,9 +83,14 @@ public final class Launcher {
     /** Top-level command: only options and subcommands. */
     @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
             description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix.",
-            subcommands = {RunCommand.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
+            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class,
+                NodeCommands.Cancel.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
     static final class Weir implements Callable<Integer> {
         final CommandExecutor executor;
+        /** Client commands' output. */
+        final PrintStream out;
+        /** The distribution's root. */
+        final Path home;
 
         @Option(names = "--feature", paramLabel = "NAME", defaultValue = "embedded",
                 description = "Feature to boot: conf/features/NAME.json (default: ${DEFAULT-VALUE}).")
@@ -79,13 +99,15 @@ public final class Launcher {
         @Spec
         CommandLine.Model.CommandSpec spec;
 
-        Weir(CommandExecutor executor) {
+        Weir(CommandExecutor executor, PrintStream out, Path home) {
             this.executor = executor;
+            this.out = out;
+            this.home = home;
         }
 
         @Override
         public Integer call() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: run, plugins or shell");
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: run, node, submit, list, cancel, plugins or shell");
         }
     }
 

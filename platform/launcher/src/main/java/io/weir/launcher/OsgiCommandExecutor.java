@@ -26,6 +26,10 @@ public final class OsgiCommandExecutor implements CommandExecutor {
     static final long COMMAND_SERVICE_WAIT_MS = 15_000;
     /** How long the Ctrl-C hook waits for the command to wind down, in ms. */
     static final long HOOK_WAIT_MS = 15_000;
+    /** The feature {@code weir node} boots ({@code conf/features/node.json}). */
+    static final String NODE_FEATURE = "node";
+    /** Longest wait for the node's REST API to answer after the framework started, in ms. */
+    static final long NODE_READY_TIMEOUT_MS = 60_000;
 
     private final Path home;
     private final PrintStream out;
@@ -41,11 +45,60 @@ public final class OsgiCommandExecutor implements CommandExecutor {
         this.out = out;
     }
 
+    /** What runs on the main thread while the framework is up; returns the exit code. */
+    @FunctionalInterface
+    private interface Body {
+        int run(FelixHost host) throws InterruptedException;
+    }
+
     @Override
     public int execute(Map<String, Object> request, String featureName, boolean interactiveShell) {
-        long t0 = System.nanoTime();
+        return boot(readFeature(featureName), interactiveShell, host -> {
+            int rc = ExitCodes.OK;
+            if (request != null) {
+                rc = CommandBridge.call(host.context(), request, COMMAND_SERVICE_WAIT_MS, host.startErrors());
+            }
+            if (interactiveShell && !shuttingDown) {
+                out.println("Gogo shell: try 'weir:plugins', 'weir:run <job.json>', 'lb', 'scr:list'; 'stop 0' or end of input exits.");
+                host.awaitStopped();
+            }
+            return rc;
+        });
+    }
+
+    /**
+     * Boots feature {@value #NODE_FEATURE} with the node's settings, waits until the REST API answers,
+     * prints one line saying where, and keeps running until the process is stopped.
+     */
+    @Override
+    public int runNode(NodeSettings settings) {
+        NodeReadiness.requirePortFree(settings);
+        try {
+            java.nio.file.Files.createDirectories(settings.dataDir());
+        } catch (java.io.IOException e) {
+            throw new LauncherException(ExitCodes.FAILED, "cannot create the node's data directory " + settings.dataDir() + ": " + e);
+        }
+        FeatureDescriptor base = readFeature(NODE_FEATURE);
+        Map<String, String> config = new java.util.LinkedHashMap<>(base.config());
+        config.putAll(settings.frameworkProperties());
+        FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), base.bundles(), config);
+        return boot(feature, false, host -> {
+            new NodeReadiness(settings, NODE_READY_TIMEOUT_MS).await(host::startErrors);
+            out.println("Weir node listening on " + settings.url() + " (data directory " + settings.dataDir()
+                    + ", admin token in " + settings.tokenFile() + "); Ctrl-C stops it");
+            out.flush();
+            host.awaitStopped(); // until the Ctrl-C/SIGTERM hook interrupts this thread
+            return ExitCodes.OK;
+        });
+    }
+
+    private FeatureDescriptor readFeature(String featureName) {
         Path featureFile = home.resolve("conf").resolve("features").resolve(featureName + ".json");
-        FeatureDescriptor feature = FeatureDescriptor.read(featureFile);
+        return FeatureDescriptor.read(featureFile);
+    }
+
+    private int boot(FeatureDescriptor feature, boolean interactiveShell, Body body) {
+        long t0 = System.nanoTime();
         FelixHost host = FelixHost.start(home, feature, interactiveShell);
         LOG.debug("Framework up in {} ms", (System.nanoTime() - t0) / 1_000_000);
 
@@ -65,18 +118,10 @@ public final class OsgiCommandExecutor implements CommandExecutor {
         }, "weir-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            int rc = ExitCodes.OK;
-            if (request != null) {
-                rc = CommandBridge.call(host.context(), request, COMMAND_SERVICE_WAIT_MS, host.startErrors());
-            }
-            if (interactiveShell && !shuttingDown) {
-                out.println("Gogo shell: try 'weir:plugins', 'weir:run <job.json>', 'lb', 'scr:list'; 'stop 0' or end of input exits.");
-                host.awaitStopped();
-            }
-            return rc;
+            return body.run(host);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ExitCodes.INTERRUPTED;
+            return shuttingDown && NODE_FEATURE.equals(feature.name()) ? ExitCodes.OK : ExitCodes.INTERRUPTED;
         } finally {
             // After Ctrl-C the command thread still carries its interrupt; clear it so stopping the
             // framework waits for the bundles instead of giving up at once.

@@ -1,0 +1,140 @@
+package io.weir.rest.node;
+
+import io.weir.core.checkpoint.CheckpointFailureReason;
+import io.weir.core.coordination.CompletedCheckpointStats;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.job.JobGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.LongSupplier;
+
+/**
+ * One job submitted to the node: its id, graph, times and checkpoint statistics, and the engine's
+ * handle. It is also the job's {@link JobListener}, so the statistics come straight from the engine.
+ *
+ * <p>Thread-safe: the handle is set once by the submitting thread before the job is published
+ * ({@link #attach}); the end fields are written once when the job's result completes; checkpoint
+ * statistics live in {@link CheckpointHistory}.
+ */
+public final class NodeJob implements JobListener {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeJob.class);
+
+    private final String id;
+    private final JobGraph graph;
+    private final long startTime;
+    private final LongSupplier clock;
+    private final CheckpointHistory checkpoints = new CheckpointHistory(CheckpointHistory.DEFAULT_CAPACITY);
+    /** Written once by the submitting thread before the job is visible to others. */
+    private volatile JobHandle handle;
+    /** Written once when the result completes; -1 while the job runs. */
+    private volatile long endTime = -1;
+    /** Written once when the result completes. */
+    private volatile JobResult result;
+
+    /**
+     * @param id the job id, 32 lower-case hex digits
+     * @param graph the validated job
+     * @param clock milliseconds since the epoch
+     */
+    NodeJob(String id, JobGraph graph, LongSupplier clock) {
+        this.id = id;
+        this.graph = graph;
+        this.clock = clock;
+        this.startTime = clock.getAsLong();
+    }
+
+    void attach(JobHandle jobHandle) {
+        this.handle = jobHandle;
+        jobHandle.result().whenComplete((r, e) -> {
+            endTime = clock.getAsLong();
+            result = r;
+        });
+    }
+
+    /** @return the job id (32 lower-case hex digits, like Flink's JobID) */
+    public String id() {
+        return id;
+    }
+
+    /** @return the job's name (unique among the node's running jobs) */
+    public String name() {
+        return graph.name();
+    }
+
+    /** @return the validated job graph */
+    public JobGraph graph() {
+        return graph;
+    }
+
+    /** @return when the node accepted the job, ms since the epoch */
+    public long startTime() {
+        return startTime;
+    }
+
+    /** @return when the job reached a terminal status, ms since the epoch, or -1 while it has not */
+    public long endTime() {
+        JobResult r = result;
+        return r == null ? -1 : endTime;
+    }
+
+    /** @return how long it ran (until its end, or until now), ms */
+    public long duration() {
+        long end = endTime();
+        return (end < 0 ? clock.getAsLong() : end) - startTime;
+    }
+
+    /** @return the current status; the terminal one once the result is there */
+    public JobStatus status() {
+        JobResult r = result;
+        return r != null ? r.status() : handle.status();
+    }
+
+    /** @return how it ended, or null while it runs */
+    public JobResult result() {
+        return result;
+    }
+
+    /** @return the engine's handle */
+    JobHandle handle() {
+        return handle;
+    }
+
+    /** @return the checkpoint statistics */
+    public CheckpointHistory checkpoints() {
+        return checkpoints;
+    }
+
+    @Override
+    public void onCompleted(CompletedCheckpointStats stats) {
+        checkpoints.completed(stats);
+    }
+
+    @Override
+    public void onFailed(long checkpointId, CheckpointFailureReason reason, Throwable cause) {
+        checkpoints.failed(checkpointId, clock.getAsLong(), reason, cause);
+    }
+
+    @Override
+    public void onRestore(String jobName, long checkpointId, String pointer) {
+        checkpoints.restored(checkpointId, clock.getAsLong(), pointer);
+    }
+
+    @Override
+    public void onStatusChange(String jobName, JobStatus from, JobStatus to) {
+        LOG.info("Job {} ({}) changed status {} -> {}", jobName, id, from, to);
+    }
+
+    @Override
+    public void onRestart(String jobName, int attempt, Throwable cause) {
+        LOG.warn("Job {} ({}) restarting (attempt {}): {}", jobName, id, attempt, String.valueOf(cause));
+    }
+
+    @Override
+    public void onWarning(String jobName, String message) {
+        LOG.warn("Job {} ({}): {}", jobName, id, message);
+    }
+}

@@ -1,0 +1,201 @@
+package io.weir.rest.resource;
+
+import io.weir.rest.node.NodeJob;
+import io.weir.rest.node.NodeJobs;
+import io.weir.rest.node.NodeJobsComponent;
+import io.weir.rest.node.NodeProperties;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.jakartars.whiteboard.propertytypes.JakartarsExtensionSelect;
+import org.osgi.service.jakartars.whiteboard.propertytypes.JakartarsResource;
+import io.weir.rest.security.BearerTokenFilter;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code /jobs}: list, inspect, submit and cancel the node's jobs (Flink's paths and field names;
+ * docs/rest-api.md). {@code :id} is a job id or a job name unique among the node's jobs. Failures
+ * are thrown and become JSON errors through {@link ApiExceptionMapper}.
+ *
+ * <p>Thread-safe: stateless over the thread-safe {@link NodeJobs}.
+ */
+@Component(service = JobsResource.class, immediate = true)
+@JakartarsResource
+@JakartarsExtensionSelect("(osgi.jakartars.name=" + BearerTokenFilter.NAME + ")")
+@Path("/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public final class JobsResource {
+    /** Largest job spec accepted, bytes. */
+    static final int MAX_SPEC_BYTES = 1 << 20;
+
+    private final NodeJobs jobs;
+    private final LongSupplier clock;
+    private final java.nio.file.Path defaultBaseDir;
+
+    /**
+     * @param context this bundle's context (for {@link NodeProperties#DATA_DIR})
+     * @param node the node's jobs
+     */
+    @Activate
+    public JobsResource(BundleContext context, @Reference NodeJobsComponent node) {
+        this(node.jobs(), System::currentTimeMillis, NodeProperties.dataDir(context));
+    }
+
+    /**
+     * @param jobs the node's jobs
+     * @param clock ms since the epoch
+     * @param defaultBaseDir where relative paths of a job spec submitted without {@code base-dir} resolve
+     */
+    public JobsResource(NodeJobs jobs, LongSupplier clock, java.nio.file.Path defaultBaseDir) {
+        this.jobs = jobs;
+        this.clock = clock;
+        this.defaultBaseDir = defaultBaseDir;
+    }
+
+    /** @return {@code GET /jobs}: {@code {"jobs":[{"id":..,"status":..}]}}, newest first */
+    @GET
+    public Views.JobList list() {
+        return new Views.JobList(jobs.list().stream().map(j -> new Views.JobIdAndStatus(j.id(), j.status().name())).toList());
+    }
+
+    /** @return {@code GET /jobs/overview}: every job with name, state, times and its latest checkpoint */
+    @GET
+    @Path("overview")
+    public Views.JobsOverview overview() {
+        return new Views.JobsOverview(jobs.list().stream().map(JobViews::overview).toList());
+    }
+
+    /**
+     * @param id job id or unique name
+     * @return {@code GET /jobs/:id}
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     */
+    @GET
+    @Path("{id}")
+    public Views.JobDetails job(@PathParam("id") String id) {
+        return JobViews.details(jobs.find(id), clock.getAsLong());
+    }
+
+    /**
+     * @param id job id or unique name
+     * @return {@code GET /jobs/:id/checkpoints}: counts, latest, history (newest first, at most 10)
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     */
+    @GET
+    @Path("{id}/checkpoints")
+    public Views.Checkpoints checkpoints(@PathParam("id") String id) {
+        return JobViews.checkpoints(jobs.find(id));
+    }
+
+    /**
+     * {@code POST /jobs}: the body is the raw request entity (read here, not by a JSON-B reader, so the
+     * job parser sees the text and reports errors by field path).
+     *
+     * @param request the request, for its entity stream
+     * @param baseDir absolute directory relative paths in the spec resolve against; default the node's data directory
+     * @param sets {@code key=value} configuration overrides, as {@code weir run --set}
+     * @return 202 with {@code {"jobid":..,"name":..}} and a {@code Location} header
+     */
+    @POST
+    public Response submitRequest(@Context ContainerRequestContext request, @QueryParam("base-dir") String baseDir,
+            @QueryParam("set") List<String> sets) {
+        return submit(readSpec(request), baseDir, sets);
+    }
+
+    /**
+     * {@link #submitRequest} with the body already read.
+     *
+     * @param spec the job spec (JSON object text)
+     * @param baseDir see {@link #submitRequest}; null for the default
+     * @param sets see {@link #submitRequest}; null for none
+     * @return 202 with {@code {"jobid":..,"name":..}}
+     * @throws ApiErrors.BadRequestException (400) for a relative {@code base-dir} or a malformed {@code set}
+     * @throws io.weir.rest.node.JobSubmissionException (400) for an invalid spec, naming the field
+     * @throws io.weir.rest.node.JobConflictException (409) if a job of that name is running
+     */
+    public Response submit(String spec, String baseDir, List<String> sets) {
+        java.nio.file.Path base = defaultBaseDir;
+        if (baseDir != null && !baseDir.isBlank()) {
+            base = java.nio.file.Path.of(baseDir);
+            if (!base.isAbsolute()) {
+                throw new ApiErrors.BadRequestException("base-dir '" + baseDir + "' must be an absolute directory");
+            }
+        }
+        NodeJob job = jobs.submit(spec, base.normalize(), overrides(sets));
+        return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
+    }
+
+    /**
+     * {@code PATCH /jobs/:id?mode=cancel}: cancels the job (Flink's call).
+     *
+     * @param id job id or unique name
+     * @param mode must be {@code cancel}
+     * @return 202 without a body; the job reaches CANCELED shortly after
+     * @throws ApiErrors.BadRequestException (400) for another mode
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     * @throws io.weir.rest.node.JobConflictException (409) if it has already ended
+     */
+    @PATCH
+    @Path("{id}")
+    public Response cancel(@PathParam("id") String id, @QueryParam("mode") String mode) {
+        if (!"cancel".equals(mode)) {
+            throw new ApiErrors.BadRequestException("mode must be 'cancel' (PATCH /jobs/:id?mode=cancel), got "
+                    + (mode == null ? "none" : "'" + mode + "'"));
+        }
+        jobs.cancel(id);
+        return Response.accepted().build();
+    }
+
+    static Map<String, String> overrides(List<String> sets) {
+        Map<String, String> result = new LinkedHashMap<>();
+        if (sets == null) {
+            return result;
+        }
+        for (String pair : sets) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new ApiErrors.BadRequestException("set '" + pair + "' is not key=value (e.g. set=execution.checkpointing.interval%3D5s)");
+            }
+            result.put(pair.substring(0, eq).trim(), pair.substring(eq + 1));
+        }
+        return result;
+    }
+
+    private static String readSpec(ContainerRequestContext request) {
+        try (InputStream in = request.getEntityStream()) {
+            byte[] bytes = in == null ? new byte[0] : in.readNBytes(MAX_SPEC_BYTES + 1);
+            if (bytes.length > MAX_SPEC_BYTES) {
+                throw new ApiErrors.BadRequestException("the job spec is larger than " + MAX_SPEC_BYTES + " bytes");
+            }
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiErrors.BadRequestException("the job spec is not UTF-8 text; send a JSON object (docs/job-format.md)");
+        } catch (IOException e) {
+            throw new ApiErrors.BadRequestException("cannot read the request body: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.weir.rest.node;
+
+import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.engine.Engine;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.job.JobGraph;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An engine whose jobs stay RUNNING until the test ends them ({@link #finish}, {@link #fail}) or
+ * they are cancelled; refuses a second running job of one name as LocalEngine does.
+ */
+public final class TestEngine implements Engine {
+    /** Every submitted job by name, the newest one per name. */
+    public final Map<String, TestJob> jobs = new ConcurrentHashMap<>();
+    /** Names in submit order. */
+    public final List<String> submitted = new CopyOnWriteArrayList<>();
+
+    /** One job of this engine. */
+    public static final class TestJob implements JobHandle {
+        final String name;
+        /** Its listener (the node's {@link NodeJob}). */
+        public final JobListener listener;
+        final CompletableFuture<JobResult> result = new CompletableFuture<>();
+        volatile boolean cancelled;
+
+        TestJob(String name, JobListener listener) {
+            this.name = name;
+            this.listener = listener;
+        }
+
+        @Override
+        public String jobName() {
+            return name;
+        }
+
+        @Override
+        public JobStatus status() {
+            return result.isDone() ? result.join().status() : JobStatus.RUNNING;
+        }
+
+        @Override
+        public CompletableFuture<JobResult> result() {
+            return result;
+        }
+
+        @Override
+        public CompletableFuture<CompletedCheckpoint> triggerCheckpoint() {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("not in these tests"));
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            result.complete(new JobResult(name, JobStatus.CANCELED, null, 0, null));
+        }
+
+        /** @return whether cancel() was called */
+        public boolean cancelled() {
+            return cancelled;
+        }
+    }
+
+    @Override
+    public JobHandle submit(JobGraph job, JobListener listener) {
+        TestJob previous = jobs.get(job.name());
+        if (previous != null && !previous.result.isDone()) {
+            throw new IllegalArgumentException("a job named '" + job.name() + "' is already running on this engine");
+        }
+        TestJob j = new TestJob(job.name(), listener);
+        jobs.put(job.name(), j);
+        submitted.add(job.name());
+        return j;
+    }
+
+    /** Ends job {@code name} FINISHED. */
+    public void finish(String name) {
+        jobs.get(name).result.complete(new JobResult(name, JobStatus.FINISHED, null, 0, null));
+    }
+
+    /** Ends job {@code name} FAILED with {@code cause} after {@code restarts} restarts. */
+    public void fail(String name, Throwable cause, int restarts) {
+        jobs.get(name).result.complete(new JobResult(name, JobStatus.FAILED, cause, restarts, null));
+    }
+}
