@@ -19,14 +19,31 @@ public interface CheckpointStorage {
      */
     CheckpointStreamFactory initCheckpoint(long checkpointId) throws IOException;
 
-    /** @return the stream factory of a location created by {@link #initCheckpoint} (task side) */
+    /**
+     * Creates the location of savepoint {@code checkpointId} (coordinator side, before triggering): a new
+     * directory {@code savepoint-<job>-<6 hex digits>/} under {@code targetDirectory}, outside the job's
+     * checkpoint directory (PROTOCOL.md §7). From then on {@link #resolveCheckpoint}, {@link #finalizeCheckpoint}
+     * and {@link #discardCheckpoint} of this id use it; once finalized it is never discarded by this storage.
+     * Every state file of the savepoint is written inside it, and its {@code _metadata} names them by relative
+     * paths, so the directory can be moved or copied and still restores.
+     *
+     * @param checkpointId the savepoint's id (from the same counter as checkpoints)
+     * @param targetDirectory the parent directory; created if missing
+     * @throws IOException naming the directory if it cannot be created
+     * @throws UnsupportedOperationException if this storage has no savepoints (the default)
+     */
+    default CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot write savepoints");
+    }
+
+    /** @return the stream factory of a location created by {@link #initCheckpoint} or {@link #initSavepoint} (task side) */
     CheckpointStreamFactory resolveCheckpoint(long checkpointId);
 
     /**
      * Writes {@code _metadata} durably (temporary file, fsync, atomic rename): after this returns
      * the checkpoint is complete.
      *
-     * @return the checkpoint's external pointer (its directory)
+     * @return the checkpoint's external pointer (its directory; for a savepoint, the savepoint's directory)
      * @throws IOException if writing fails; the checkpoint is then not complete
      */
     String finalizeCheckpoint(CheckpointMetadata metadata) throws IOException;
@@ -87,7 +104,11 @@ public interface CheckpointStorage {
         return findLatestCompletedCheckpoint().map(List::of).orElse(List.of());
     }
 
-    /** Deletes a checkpoint's directory (subsumed, aborted or expired); logs and swallows nothing silently. */
+    /**
+     * Deletes a checkpoint's directory (subsumed, aborted or expired), or the directory of a savepoint that
+     * was created by {@link #initSavepoint} but not finalized (aborted); a finalized savepoint is never
+     * deleted. Logs and swallows nothing silently.
+     */
     void discardCheckpoint(long checkpointId) throws IOException;
 
     /**
