@@ -1,7 +1,6 @@
 package io.weir.coordinator;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
-import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.config.CheckpointingOptions;
 import io.weir.core.config.Configuration;
 import io.weir.core.coordination.OperatorInfo;
@@ -49,7 +48,7 @@ record InitialRestore(String pointer, boolean allowNonRestoredState, Set<String>
      *         {@link #allowNonRestoredState()} is false (with it, a WARN names the state that is dropped)
      */
     void checkOperators(String jobName, CheckpointMetadata metadata) {
-        Set<String> unclaimed = unclaimedOperators(metadata, operatorIds);
+        Set<String> unclaimed = metadata.operatorsWithStateOutside(operatorIds);
         if (unclaimed.isEmpty()) {
             return;
         }
@@ -61,18 +60,5 @@ record InitialRestore(String pointer, boolean allowNonRestoredState, Set<String>
         }
         LOG.warn("Job {} restores from {} without the state of operator(s) {}, which the job does not have ({}): that state is"
                 + " dropped", jobName, pointer, unclaimed, CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key());
-    }
-
-    /** @return the ids of operators in {@code metadata} that hold state but are not in {@code operatorIds}, sorted */
-    static Set<String> unclaimedOperators(CheckpointMetadata metadata, Set<String> operatorIds) {
-        Set<String> unclaimed = new TreeSet<>();
-        for (OperatorState op : metadata.operatorStates().values()) {
-            boolean hasState = op.subtaskStates().values().stream().anyMatch(s -> !s.operatorState().isEmpty()
-                    || !s.keyedState().isEmpty() || !s.inputChannelState().isEmpty() || !s.resultSubpartitionState().isEmpty());
-            if (hasState && !operatorIds.contains(op.operatorId())) {
-                unclaimed.add(op.operatorId());
-            }
-        }
-        return unclaimed;
     }
 }
