@@ -174,7 +174,7 @@ final class CheckpointRestorer {
         }
         CheckpointMetadata metadata;
         try {
-            metadata = storage.loadCheckpoint(restore.pointer());
+            metadata = storage.loadCheckpointForRestore(restore.pointer());
         } catch (IOException e) {
             throw new IOException("cannot restore job " + jobName + " from savepoint " + restore.pointer() + ": "
                     + e.getMessage(), e);

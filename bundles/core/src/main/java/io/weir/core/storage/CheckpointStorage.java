@@ -57,6 +57,18 @@ public interface CheckpointStorage {
     CheckpointMetadata loadCheckpoint(String pointer) throws IOException;
 
     /**
+     * Reads a checkpoint's or savepoint's {@code _metadata} to restore from it, checking its state as
+     * {@link #findRetainedCheckpoints} checks the newest checkpoint's (the default checks nothing more than
+     * {@link #loadCheckpoint}).
+     *
+     * @param pointer a checkpoint or savepoint directory or its {@code _metadata} file, wherever it is now
+     * @throws IOException as {@link #loadCheckpoint}, or if a state file is missing or damaged (naming it)
+     */
+    default CheckpointMetadata loadCheckpointForRestore(String pointer) throws IOException {
+        return loadCheckpoint(pointer);
+    }
+
+    /**
      * Takes this job's run lock: while one run of the job holds it, no other run of the same job (in this
      * or another process) can take it, so two runs never share one checkpoint location. A job master
      * takes it before it reads or deletes anything in the location and releases it when the job ends;

@@ -243,6 +243,24 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     }
 
     /**
+     * {@inheritDoc}
+     * <p>Every state file must be present, of the recorded size and CRC32 ({@link CheckpointStateVerifier}); that
+     * reads all of them once.
+     */
+    @Override
+    public CheckpointMetadata loadCheckpointForRestore(String pointer) throws IOException {
+        CheckpointMetadata metadata = loadCheckpoint(pointer);
+        Path p = Path.of(pointer).toAbsolutePath();
+        Path file = Files.isDirectory(p) ? p.resolve(METADATA_FILE) : p;
+        long start = System.nanoTime();
+        CheckpointStateVerifier.Summary summary = verifier.verify(metadata, file.toString());
+        LOG.info("Verified the state of {} (checkpoint {} of job {}): {} streams, {} files, {} bytes read in {} ms", file.getParent(),
+                metadata.checkpointId(), metadata.jobName(), summary.streams(), summary.files(), summary.bytesRead(),
+                (System.nanoTime() - start) / 1_000_000);
+        return metadata;
+    }
+
+    /**
      * Scans {@code chk-*} directories from the highest id down and returns the first that has a
      * {@code _metadata}; directories without one (in progress or aborted) are skipped. If that
      * {@code _metadata} does not load, an IOException says how to proceed (never a silent fallback

@@ -26,6 +26,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Savepoints and relocatable checkpoints (PROTOCOL.md §7): every state file inside the directory, named from
@@ -114,6 +115,21 @@ class FsSavepointStorageTest {
         assertThat(keyedBytes(m)).isEqualTo(randomBytes(FILE_BYTES, 42));
         assertThatCode(() -> new CheckpointStateVerifier().verify(m, moved.resolve("_metadata").toString()))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void restoringAMovedSavepointWithADamagedStateFileIsRefusedNamingTheFile() throws IOException {
+        storage.initSavepoint(4, base.resolve("savepoints").toString());
+        Path moved = base.resolve("moved-sp");
+        Files.move(Path.of(completeWithKeyedFile(4, 4)), moved);
+        assertThat(keyedBytes(storage.loadCheckpointForRestore(moved.toString()))).isEqualTo(randomBytes(FILE_BYTES, 4));
+        Path stateFile = Path.of(keyedPath(storage.loadCheckpoint(moved.toString())));
+        byte[] bytes = Files.readAllBytes(stateFile);
+        bytes[100] ^= 1;
+        Files.write(stateFile, bytes);
+
+        assertThatThrownBy(() -> storage.loadCheckpointForRestore(moved.toString()))
+                .hasMessageContaining(stateFile.toString()).hasMessageContaining("CRC32 mismatch");
     }
 
     @Test
