@@ -340,7 +340,9 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         try {
             if (p.request().isSavepoint()) {
                 // never in the store: never subsumed or discarded, not counted in num-retained; but the restore point
-                // of a failover until a newer checkpoint completes (its output may be committed on the notify below)
+                // until a newer checkpoint completes (its output may be committed on the notify below), in this run
+                // and, through the record in the job's directory, in the next
+                context.storage().recordSavepoint(id, cp.externalPointer());
                 restorer.savepointCompleted(cp);
             } else {
                 context.store().addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);

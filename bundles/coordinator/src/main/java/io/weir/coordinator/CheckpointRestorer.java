@@ -146,9 +146,38 @@ final class CheckpointRestorer {
      */
     private Optional<CompletedCheckpoint> loadLatestFromStorage() throws Exception {
         List<String> pointers = storage.findRetainedCheckpoints(store.getMaxNumberOfRetainedCheckpoints());
-        if (pointers.isEmpty()) {
-            return Optional.empty();
+        Optional<CheckpointStorage.RecordedSavepoint> recorded = storage.latestRecordedSavepoint();
+        Optional<CompletedCheckpoint> checkpoint = pointers.isEmpty() ? Optional.empty() : Optional.of(loadRetained(pointers));
+        if (recorded.isPresent() && (checkpoint.isEmpty() || recorded.get().checkpointId() > checkpoint.get().checkpointId())) {
+            latestSavepoint = loadRecordedSavepoint(recorded.get(), checkpoint);
+            return Optional.of(latestSavepoint);
         }
+        return checkpoint;
+    }
+
+    /**
+     * A savepoint completed after the newest checkpoint (its output may be committed), so the job resumes from it;
+     * if it cannot be read (moved, deleted, damaged), the restore is refused rather than falling back.
+     */
+    private CompletedCheckpoint loadRecordedSavepoint(CheckpointStorage.RecordedSavepoint recorded,
+            Optional<CompletedCheckpoint> older) throws IOException {
+        CheckpointMetadata metadata;
+        try {
+            metadata = storage.loadCheckpointForRestore(recorded.pointer());
+        } catch (IOException e) {
+            throw new IOException("job " + jobName + " took savepoint " + recorded.checkpointId() + " at " + recorded.pointer()
+                    + " after its newest checkpoint" + older.map(c -> " " + c.checkpointId()).orElse("") + ", and its sinks may"
+                    + " have committed it, but it cannot be restored: " + e.getMessage() + ". Put the savepoint back, or"
+                    + " delete the job's checkpoint directory and run with --from-savepoint at its new place", e);
+        }
+        LOG.info("Job {} resumes from savepoint {} at {}, taken after its newest checkpoint", jobName, recorded.checkpointId(),
+                recorded.pointer());
+        return new CompletedCheckpoint(metadata.checkpointId(), metadata.timestamp(), metadata.timestamp(), recorded.pointer(),
+                metadata);
+    }
+
+    /** Adds the retained checkpoints to the store, oldest first; returns the newest. */
+    private CompletedCheckpoint loadRetained(List<String> pointers) throws Exception {
         for (int i = pointers.size() - 1; i >= 1; i--) {
             try {
                 store.addCheckpointAndSubsumeOldest(load(pointers.get(i)), discarder::discardSubsumed);
@@ -158,13 +187,16 @@ final class CheckpointRestorer {
         }
         CompletedCheckpoint latest = load(pointers.get(0));
         store.addCheckpointAndSubsumeOldest(latest, discarder::discardSubsumed);
-        return Optional.of(latest);
+        return latest;
     }
 
     private CompletedCheckpoint loadInitialSavepoint(InitialRestore restore) throws Exception {
         Optional<String> own = store.getLatestCheckpoint().map(CompletedCheckpoint::externalPointer);
         if (own.isEmpty()) {
             own = storage.findLatestCompletedCheckpoint();
+        }
+        if (own.isEmpty()) {
+            own = storage.latestRecordedSavepoint().map(r -> "(savepoint " + r.checkpointId() + ") " + r.pointer());
         }
         if (own.isPresent()) {
             throw new IllegalStateException("job " + jobName + " is to restore from savepoint " + restore.pointer()

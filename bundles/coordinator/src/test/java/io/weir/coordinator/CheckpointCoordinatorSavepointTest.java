@@ -127,6 +127,37 @@ class CheckpointCoordinatorSavepointTest {
     }
 
     @Test
+    void aNewCoordinatorResumesFromASavepointRecordedAfterTheNewestCheckpoint() {
+        start(Map.of());
+        checkpoint();
+        savepoint("/sp", false);
+        assertThat(job.events).containsSubsequence("finalize 2", "record-savepoint 2", "complete src#0 2");
+
+        // a new process: new store, new coordinator, the same storage
+        start(Map.of());
+        CompletedCheckpoint restored = restore().orElseThrow();
+        assertThat(restored.checkpointId()).isEqualTo(2);
+        assertThat(restored.externalPointer()).isEqualTo("/sp/savepoint-2");
+        assertThat(checkpoint().checkpointId()).isEqualTo(3);
+        assertThat(job.storage.records).as("the newer checkpoint makes the record obsolete").isEmpty();
+
+        start(Map.of());
+        assertThat(restore()).map(CompletedCheckpoint::checkpointId).contains(3L);
+    }
+
+    @Test
+    void aRecordedSavepointThatCannotBeReadIsRefusedInsteadOfFallingBackToAnOlderCheckpoint() {
+        start(Map.of());
+        checkpoint();
+        savepoint("/sp", false);
+        job.storage.savepoints.clear(); // moved away
+
+        start(Map.of());
+        assertThatThrownBy(this::restore).cause().hasMessageContaining("took savepoint 2 at /sp/savepoint-2 after its newest"
+                + " checkpoint 1").hasMessageContaining("--from-savepoint");
+    }
+
+    @Test
     void firstRestoreUsesTheNamedSavepointAndMovesTheCounterPastIt() {
         String pointer = earlierSavepoint(7, "src", "map");
         start(Map.of("execution.savepoint.path", pointer));

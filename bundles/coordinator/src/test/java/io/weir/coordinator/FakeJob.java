@@ -160,6 +160,19 @@ final class FakeJob {
         /** Completed savepoints (outside the job's checkpoints): pointer → metadata. */
         final Map<String, CheckpointMetadata> savepoints = new ConcurrentHashMap<>();
         volatile boolean failFinalize;
+        /** Savepoint records: id → pointer. */
+        final Map<Long, String> records = new ConcurrentHashMap<>();
+
+        @Override
+        public void recordSavepoint(long checkpointId, String pointer) {
+            events.add("record-savepoint " + checkpointId);
+            records.put(checkpointId, pointer);
+        }
+
+        @Override
+        public Optional<RecordedSavepoint> latestRecordedSavepoint() {
+            return records.keySet().stream().max(Long::compare).map(id -> new RecordedSavepoint(id, records.get(id)));
+        }
 
         @Override
         public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) {
@@ -193,6 +206,7 @@ final class FakeJob {
                 return pointer;
             }
             finalized.put(metadata.checkpointId(), metadata);
+            records.keySet().removeIf(id -> id < metadata.checkpointId());
             return "mem://chk-" + metadata.checkpointId();
         }
 

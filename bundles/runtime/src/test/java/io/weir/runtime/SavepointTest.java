@@ -135,7 +135,7 @@ class SavepointTest {
     }
 
     @Test
-    void savepointOfARunningJobRestoresExactlyOnceInANewRunAfterTheJobWasCancelled() throws Exception {
+    void aRunEndedAfterASavepointButBeforeAnyLaterCheckpointResumesFromThatSavepoint() throws Exception {
         // no periodic checkpoints: the savepoint is the only commit point, so after the cancel the output ends at it
         Submitted first = submit(slowJob(), config("execution.checkpointing.interval", "1 h"));
         await().atMost(Duration.ofSeconds(60)).until(() -> first.handle.status() == JobStatus.RUNNING);
@@ -144,14 +144,49 @@ class SavepointTest {
         first.handle.cancel();
 
         assertThat(first.awaitResult().status()).isEqualTo(JobStatus.CANCELED);
-        assertThat(Files.exists(savepoint.resolve("_metadata"))).isTrue();
         assertThat(FlightData.committedRows(tmp.resolve("out"))).as("the sinks committed the savepoint").isNotEmpty();
         assertThat(ownCheckpoints()).isEmpty();
+        long savepointId = first.completed.get(first.completed.size() - 1).checkpointId();
 
-        Submitted second = submit(fastJob(), config("execution.savepoint.path", move(savepoint).toString()));
+        // a plain rerun: without the job's record of the savepoint it would start fresh and repeat committed output
+        Submitted second = submit(fastJob(), config());
+
+        assertThat(second.awaitResult().status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(second.restoredFrom).containsExactly(savepointId);
+        assertThat(savepoint.resolve("_metadata")).exists();
+        FlightData.assertExactlyOnce(tmp.resolve("out"), FlightData.groundTruth(LIMIT));
+    }
+
+    @Test
+    void aMovedSavepointRecordedAsTheNewestRestorePointIsRefusedUntilTheJobDirectoryIsClearedThenRestoresFromItsNewPath()
+            throws Exception {
+        Submitted first = submit(slowJob(), config("execution.checkpointing.interval", "1 h"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> first.handle.status() == JobStatus.RUNNING);
+        Path savepoint = first.handle.triggerSavepoint(Optional.of(tmp.resolve("savepoints"))).get(60, TimeUnit.SECONDS);
+        first.handle.cancel();
+        first.awaitResult();
+        Path moved = move(savepoint);
+
+        Submitted plain = submit(fastJob(), config());
+        assertThat(plain.awaitResult().status()).isEqualTo(JobStatus.FAILED);
+        assertThat(plain.awaitResult().failure()).hasMessageContaining(savepoint.toString())
+                .hasMessageContaining("--from-savepoint");
+        assertThatThrownBy(() -> submit(fastJob(), config("execution.savepoint.path", moved.toString())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ambiguous");
+
+        deleteRecursively(tmp.resolve("checkpoints"));
+        Submitted second = submit(fastJob(), config("execution.savepoint.path", moved.toString()));
 
         assertThat(second.awaitResult().status()).isEqualTo(JobStatus.FINISHED);
         FlightData.assertExactlyOnce(tmp.resolve("out"), FlightData.groundTruth(LIMIT));
+    }
+
+    private static void deleteRecursively(Path dir) throws Exception {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     @Test

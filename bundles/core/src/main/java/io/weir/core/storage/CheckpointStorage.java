@@ -84,6 +84,44 @@ public interface CheckpointStorage {
         return () -> { };
     }
 
+    /**
+     * Records durably, in the job's checkpoint directory, that savepoint {@code checkpointId} completed at
+     * {@code pointer}. Called after its {@code _metadata} is durable and before any task is notified (sinks commit
+     * on that notification): until a newer checkpoint completes, the savepoint is what the job must resume from,
+     * also in a new process. A checkpoint completing later makes older records obsolete (the storage may delete
+     * them). The default records nothing.
+     *
+     * @throws IOException naming the file if the record cannot be written durably
+     */
+    default void recordSavepoint(long checkpointId, String pointer) throws IOException {
+    }
+
+    /**
+     * @return the newest savepoint recorded by {@link #recordSavepoint} and not yet forgotten, empty if none
+     * @throws IOException if the job directory or the record cannot be read, naming it
+     */
+    default Optional<RecordedSavepoint> latestRecordedSavepoint() throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * Deletes every savepoint record (not the savepoints): after a stop-with-savepoint the job resumes only when
+     * told to ({@code --from-savepoint}). The default does nothing.
+     *
+     * @throws IOException naming the record that cannot be deleted
+     */
+    default void forgetSavepoints() throws IOException {
+    }
+
+    /**
+     * A savepoint recorded in a job's checkpoint directory.
+     *
+     * @param checkpointId the savepoint's id
+     * @param pointer its directory when it completed (it may have been moved since)
+     */
+    record RecordedSavepoint(long checkpointId, String pointer) {
+    }
+
     /** A lock taken by {@link #lockRun()}. */
     interface RunLock extends AutoCloseable {
         /** Releases the lock. Idempotent; never throws (a failure is logged: the process ending releases it too). */

@@ -555,6 +555,7 @@ public final class JobMaster implements JobHandle, TaskListener {
                     own = storage.findLatestCompletedCheckpoint()) {
                 storage.discardCheckpoint(storage.loadCheckpoint(own.get()).checkpointId());
             }
+            storage.forgetSavepoints();
         } catch (Exception e) {
             LOG.error("Job {} stopped with savepoint {}, but its own checkpoints could not all be removed; delete them"
                     + " before resuming from the savepoint", job.name(), savepoint.externalPointer(), e);

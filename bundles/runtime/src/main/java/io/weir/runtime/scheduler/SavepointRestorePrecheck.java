@@ -51,6 +51,9 @@ final class SavepointRestorePrecheck {
                     + " restore: " + e.getMessage(), e);
         }
         Optional<String> own = storage.findLatestCompletedCheckpoint();
+        if (own.isEmpty()) {
+            own = storage.latestRecordedSavepoint().map(r -> "(savepoint " + r.checkpointId() + ") " + r.pointer());
+        }
         if (own.isPresent()) {
             throw new IllegalArgumentException("job " + job.name() + " already has checkpoint " + own.get() + " of an"
                     + " earlier run, so whether to resume from it or from savepoint " + path + " is ambiguous: delete the"

@@ -55,6 +55,9 @@ public final class FsCheckpointStorage implements CheckpointStorage {
 
     private static final Logger LOG = LoggerFactory.getLogger(FsCheckpointStorage.class);
     private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d+)");
+    /** Prefix of a savepoint record in the job directory ({@link #recordSavepoint}); the id follows in decimal. */
+    public static final String SAVEPOINT_RECORD_PREFIX = "_savepoint-";
+    private static final Pattern SAVEPOINT_RECORD = Pattern.compile("_savepoint-(\\d+)");
     /** Prefix of a savepoint directory; the job name, a dash and 6 random hex digits follow. */
     public static final String SAVEPOINT_DIR_PREFIX = "savepoint-";
 
@@ -215,7 +218,9 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                     + bytes.length + " bytes); the checkpoint is not complete: " + e, e);
         }
         LOG.debug("Wrote {} ({} bytes) for {}", target, bytes.length, context(id));
-        savepointLocations.remove(id); // a complete savepoint is the user's: never discarded here
+        if (savepointLocations.remove(id) == null) {
+            forgetSavepointsBefore(id); // this checkpoint is newer than those savepoints: the restore point now
+        } // else a complete savepoint is the user's: never discarded here
         return dir.toString();
     }
 
@@ -240,6 +245,79 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                     + "); the checkpoint cannot be used", e);
         }
         return serializer.deserialize(bytes, file.toString());
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Writes {@code _savepoint-<id>} in the job directory (the pointer as UTF-8) through a temporary file,
+     * fsync and an atomic rename, then fsyncs the directory.
+     */
+    @Override
+    public void recordSavepoint(long checkpointId, String pointer) throws IOException {
+        Path target = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + checkpointId);
+        Path temp = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + checkpointId + ".inprogress");
+        try {
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(pointer.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            fsyncDirectory(jobDirectory);
+        } catch (IOException e) {
+            throw new IOException("cannot record savepoint " + checkpointId + " of job " + jobName + " in " + target + ": " + e, e);
+        }
+    }
+
+    @Override
+    public Optional<RecordedSavepoint> latestRecordedSavepoint() throws IOException {
+        List<Long> ids = savepointRecordIds();
+        if (ids.isEmpty()) {
+            return Optional.empty();
+        }
+        long id = ids.stream().max(Long::compare).orElseThrow();
+        Path record = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + id);
+        try {
+            return Optional.of(new RecordedSavepoint(id, Files.readString(record, java.nio.charset.StandardCharsets.UTF_8).strip()));
+        } catch (IOException e) {
+            throw new IOException("cannot read savepoint record " + record + " of job " + jobName + ": " + e, e);
+        }
+    }
+
+    @Override
+    public void forgetSavepoints() throws IOException {
+        forgetSavepointsBefore(Long.MAX_VALUE);
+    }
+
+    private void forgetSavepointsBefore(long checkpointId) {
+        try {
+            for (long id : savepointRecordIds()) {
+                if (id < checkpointId) {
+                    Files.deleteIfExists(jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + id));
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not delete savepoint records of job {} older than checkpoint {} (harmless: a newer checkpoint"
+                    + " is restored first)", jobName, checkpointId, e);
+        }
+    }
+
+    private List<Long> savepointRecordIds() throws IOException {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(jobDirectory, SAVEPOINT_RECORD_PREFIX + "*")) {
+            for (Path f : files) {
+                Matcher m = SAVEPOINT_RECORD.matcher(f.getFileName().toString());
+                if (m.matches()) {
+                    ids.add(Long.parseLong(m.group(1)));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        return ids;
     }
 
     /**

@@ -148,6 +148,31 @@ class FsSavepointStorageTest {
     }
 
     @Test
+    void savepointRecordsSurviveANewStorageAndANewerCheckpointMakesThemObsolete() throws IOException {
+        storage.initCheckpoint(1);
+        completeWithKeyedFile(1, 1);
+        storage.initSavepoint(2, base.resolve("savepoints").toString());
+        String sp2 = completeWithKeyedFile(2, 2);
+        storage.recordSavepoint(2, sp2);
+        storage.initSavepoint(3, base.resolve("savepoints").toString());
+        String sp3 = completeWithKeyedFile(3, 3);
+        storage.recordSavepoint(3, sp3);
+
+        FsCheckpointStorage reopened = new FsCheckpointStorage(base.resolve("checkpoints"), "job");
+        assertThat(reopened.latestRecordedSavepoint()).contains(new io.weir.core.storage.CheckpointStorage.RecordedSavepoint(3, sp3));
+
+        reopened.initCheckpoint(4);
+        storage = reopened;
+        completeWithKeyedFile(4, 4);
+        assertThat(reopened.latestRecordedSavepoint()).isEmpty();
+        assertThat(Path.of(sp2).resolve("_metadata")).as("only the records go, never the savepoints").exists();
+
+        reopened.recordSavepoint(5, sp3);
+        reopened.forgetSavepoints();
+        assertThat(reopened.latestRecordedSavepoint()).isEmpty();
+    }
+
+    @Test
     void abortedSavepointIsDiscardedButACompletedOneNeverIs() throws IOException {
         Path target = base.resolve("savepoints");
         storage.initSavepoint(1, target.toString());
