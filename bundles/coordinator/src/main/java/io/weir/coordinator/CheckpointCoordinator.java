@@ -419,7 +419,11 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
                 : new CheckpointException(reason, "(checkpoint " + id + " of job " + jobName + ")", cause);
         p.request().result().completeExceptionally(error);
         stats.reportFailed(id, reason, cause);
-        failureManager.onCheckpointFailure(id, reason, error);
+        if (!p.request().isSavepoint()) {
+            // as in Flink, a failed savepoint is the requester's to handle (a stop-with-savepoint fails over the job);
+            // it does not count toward tolerable-failed-checkpoints
+            failureManager.onCheckpointFailure(id, reason, error);
+        }
         scheduler.pollQueue();
     }
 

@@ -158,6 +158,20 @@ class CheckpointCoordinatorSavepointTest {
     }
 
     @Test
+    void aFailedSavepointFailsItsRequestButNeverTheJob() {
+        start(Map.of("execution.checkpointing.tolerable-failed-checkpoints", 0));
+        CompletableFuture<CompletedCheckpoint> f = coordinator.triggerSavepoint("/read-only/sp", false);
+        timer.runPending();
+
+        assertThat(f).isCompletedExceptionally();
+        assertThatThrownBy(f::join).cause().hasMessageContaining("checkpoint 1 of job flights")
+                .cause().hasMessageContaining("cannot create the location of savepoint 1").hasMessageContaining("/read-only/sp");
+        assertThat(job.triggerCount(1)).isZero();
+        assertThat(job.jobFailures).as("not counted toward tolerable-failed-checkpoints").isEmpty();
+        assertThat(checkpoint().checkpointId()).isEqualTo(2);
+    }
+
+    @Test
     void firstRestoreUsesTheNamedSavepointAndMovesTheCounterPastIt() {
         String pointer = earlierSavepoint(7, "src", "map");
         start(Map.of("execution.savepoint.path", pointer));

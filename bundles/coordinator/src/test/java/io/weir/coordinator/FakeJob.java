@@ -175,8 +175,11 @@ final class FakeJob {
         }
 
         @Override
-        public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) {
+        public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
             events.add("init-savepoint " + checkpointId + " " + targetDirectory);
+            if (targetDirectory.startsWith("/read-only")) {
+                throw new IOException("cannot create a directory under " + targetDirectory);
+            }
             savepointTargets.put(checkpointId, targetDirectory);
             return null;
         }

@@ -338,7 +338,7 @@ public final class JobMaster implements JobHandle, TaskListener {
             LOG.warn("The savepoint of stop-with-savepoint of job {} failed; the job restarts and keeps running: {}",
                     job.name(), err.toString());
             failover(request.attempt(), new IllegalStateException("stop-with-savepoint of job " + job.name()
-                    + " failed: " + err.getMessage(), err));
+                    + " failed: " + RunFailures.describe(err), err));
         }));
     }
 
