@@ -54,7 +54,7 @@ class ProcessKillResumeIT {
 
     private static final String JOB = "kill-resume";
     /** Input records (flights). */
-    private static final int RECORDS = 20_000;
+    static final int RECORDS = 20_000;
     /** Pause of the keyed aggregate per record, ms (config {@code sleep-ms-per-record}). */
     private static final int SLEEP_MS_PER_RECORD = 1;
     private static final int ORIGINS = 50;
@@ -205,7 +205,7 @@ class ProcessKillResumeIT {
     }
 
     /** Every update per origin committed once: counts 1..N each once, the last average = sum / N; nothing in progress. */
-    private static void assertExactlyOnce(Path out, Map<String, Truth> truth) throws IOException {
+    static void assertExactlyOnce(Path out, Map<String, Truth> truth) throws IOException {
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".inprogress")))
                     .as("in-progress files left in %s", out).isEmpty();
@@ -228,12 +228,12 @@ class ProcessKillResumeIT {
     }
 
     /** Writes {@value #RECORDS} JSON-lines flights from {@link #SEED}; returns per-origin count and delay sum. */
-    private static Map<String, Truth> writeFlights(Path file) throws IOException {
+    static Map<String, Truth> writeFlights(Path file) throws IOException {
         return writeFlights(file, RECORDS);
     }
 
     /** Writes {@code records} JSON-lines flights from {@link #SEED}; returns per-origin count and delay sum. */
-    private static Map<String, Truth> writeFlights(Path file, int records) throws IOException {
+    static Map<String, Truth> writeFlights(Path file, int records) throws IOException {
         Random random = new Random(SEED);
         List<String> airports = new ArrayList<>();
         while (airports.size() < ORIGINS) {
@@ -261,7 +261,7 @@ class ProcessKillResumeIT {
     }
 
     /** The job of examples/flight-delays.json on the generated input, throttled, checkpointing every 100 ms. */
-    private static Path writeJob(Path input, Path checkpoints, Path out) throws IOException {
+    static Path writeJob(Path input, Path checkpoints, Path out) throws IOException {
         JsonObject job = Json.createObjectBuilder()
                 .add("name", JOB)
                 .add("config", Json.createObjectBuilder()
@@ -291,7 +291,7 @@ class ProcessKillResumeIT {
     }
 
     /** Highest {@code chk-<id>} under {@code jobDir} whose {@code _metadata} exists (written last, atomically). */
-    private static OptionalLong latestCompletedCheckpoint(Path jobDir) throws IOException {
+    static OptionalLong latestCompletedCheckpoint(Path jobDir) throws IOException {
         if (!Files.isDirectory(jobDir)) {
             return OptionalLong.empty();
         }
@@ -305,7 +305,7 @@ class ProcessKillResumeIT {
     }
 
     /** Committed (visible) sink files: {@code part-*.jsonl}. */
-    private static List<Path> committedFiles(Path out) throws IOException {
+    static List<Path> committedFiles(Path out) throws IOException {
         if (!Files.isDirectory(out)) {
             return List.of();
         }
@@ -316,7 +316,7 @@ class ProcessKillResumeIT {
     }
 
     /** Every row of every committed file, parsed. */
-    private static List<JsonObject> rows(Path out) throws IOException {
+    static List<JsonObject> rows(Path out) throws IOException {
         List<JsonObject> rows = new ArrayList<>();
         for (Path file : committedFiles(out)) {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -350,7 +350,7 @@ class ProcessKillResumeIT {
     }
 
     /** SIGKILL ({@link Process#destroyForcibly()} on Linux) to the process and its descendants; waits up to 10 s for all to end. */
-    private static void killWithDescendants(Process p) throws InterruptedException {
+    static void killWithDescendants(Process p) throws InterruptedException {
         List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
         all.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
@@ -364,7 +364,7 @@ class ProcessKillResumeIT {
         }
     }
 
-    private static String describe(Process p, Path stdout, Path stderr) throws IOException {
+    static String describe(Process p, Path stdout, Path stderr) throws IOException {
         return (p.isAlive() ? "running" : "exit " + p.exitValue()) + "\n--- stdout ---\n" + Files.readString(stdout, StandardCharsets.UTF_8)
                 + "\n--- stderr ---\n" + Files.readString(stderr, StandardCharsets.UTF_8);
     }

@@ -93,7 +93,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         this.notifier = new TaskNotifier(jobName);
         this.discarder = new CheckpointLocationDiscarder(jobName, context.storage());
         this.restorer = new CheckpointRestorer(jobName, context.store(), context.storage(), context.idCounter(), discarder,
-                context.masterHooks());
+                context.masterHooks(), InitialRestore.from(context.config(), context.operators()));
         this.ackRouter = new AckRouter(jobName, pending);
     }
 
@@ -120,6 +120,19 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         CompletableFuture<CompletedCheckpoint> result = new CompletableFuture<>();
         if (!runOnTimer("handling a " + kind + " checkpoint request",
                 () -> scheduler.submit(new CheckpointRequest(kind, timer.now(), result)))) {
+            result.completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
+                    "The checkpoint coordinator of job " + jobName + " is shut down.", null));
+        }
+        return result;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public CompletableFuture<CompletedCheckpoint> triggerSavepoint(String targetDirectory, boolean terminate) {
+        Objects.requireNonNull(targetDirectory, "targetDirectory");
+        CompletableFuture<CompletedCheckpoint> result = new CompletableFuture<>();
+        if (!runOnTimer("handling a savepoint request", () -> scheduler.submit(new CheckpointRequest(
+                CheckpointTriggerKind.SAVEPOINT, timer.now(), result, targetDirectory, terminate)))) {
             result.completeExceptionally(new CheckpointException(CheckpointFailureReason.JOB_SHUTTING_DOWN,
                     "The checkpoint coordinator of job " + jobName + " is shut down.", null));
         }
@@ -235,17 +248,21 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
             return;
         }
         long timestamp = timer.now();
-        PendingCheckpoint p = new PendingCheckpoint(id, timestamp, request, plan, config.optionsFor(request.kind()));
+        PendingCheckpoint p = new PendingCheckpoint(id, timestamp, request, plan, config.optionsFor(request));
         pending.add(p);
         p.setTimeoutCanceller(guardedTimer.schedule("expiring checkpoint " + id, () -> onTimeout(p), config.timeoutMs()));
         LOG.info("Triggering checkpoint {} for job {} ({}, {}{}, {} source tasks, {} tasks)", id, jobName, request.kind(),
                 p.options().alignment(), p.options().isFinal() ? ", final" : "", plan.tasksToTrigger().size(),
                 plan.tasksToWaitFor().size());
         try {
-            context.storage().initCheckpoint(id);
+            if (request.isSavepoint()) {
+                context.storage().initSavepoint(id, request.savepointDirectory());
+            } else {
+                context.storage().initCheckpoint(id);
+            }
         } catch (IOException | RuntimeException e) {
-            abort(p, CheckpointFailureReason.IO_EXCEPTION,
-                    new IOException("cannot create the location of checkpoint " + id + " of job " + jobName, e));
+            abort(p, CheckpointFailureReason.IO_EXCEPTION, new IOException("cannot create the location of "
+                    + (request.isSavepoint() ? "savepoint " : "checkpoint ") + id + " of job " + jobName + ": " + e.getMessage(), e));
             return;
         }
         if (context.masterHooks().isEmpty()) {
@@ -321,7 +338,15 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
             return;
         }
         try {
-            context.store().addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
+            if (p.request().isSavepoint()) {
+                // never in the store: never subsumed or discarded, not counted in num-retained; but the restore point
+                // until a newer checkpoint completes (its output may be committed on the notify below), in this run
+                // and, through the record in the job's directory, in the next
+                context.storage().recordSavepoint(id, cp.externalPointer());
+                restorer.savepointCompleted(cp);
+            } else {
+                context.store().addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
+            }
         } catch (Exception e) {
             abort(p, CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE, new IllegalStateException(
                     "cannot add checkpoint " + id + " of job " + jobName + " to the completed checkpoint store", e));
@@ -333,8 +358,13 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         scheduler.checkpointCompleted(timer.now());
         failureManager.onCheckpointSuccess(id);
         var s = stats.reportCompleted(p, cp);
-        LOG.info("Completed checkpoint {} for job {} ({} bytes, {} ms)", id, jobName, s.checkpointedSizeBytes(),
-                s.endToEndDurationMs());
+        if (p.request().isSavepoint()) {
+            LOG.info("Completed savepoint {} for job {} at {} ({} bytes, {} ms)", id, jobName, cp.externalPointer(),
+                    s.checkpointedSizeBytes(), s.endToEndDurationMs());
+        } else {
+            LOG.info("Completed checkpoint {} for job {} ({} bytes, {} ms)", id, jobName, s.checkpointedSizeBytes(),
+                    s.endToEndDurationMs());
+        }
         // A newer completed checkpoint subsumes older pending ones (and the store accepts only newer ids).
         for (PendingCheckpoint older : pending.olderThan(id)) {
             abort(older, CheckpointFailureReason.CHECKPOINT_SUBSUMED, null);
@@ -389,7 +419,11 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
                 : new CheckpointException(reason, "(checkpoint " + id + " of job " + jobName + ")", cause);
         p.request().result().completeExceptionally(error);
         stats.reportFailed(id, reason, cause);
-        failureManager.onCheckpointFailure(id, reason, error);
+        if (!p.request().isSavepoint()) {
+            // as in Flink, a failed savepoint is the requester's to handle (a stop-with-savepoint fails over the job);
+            // it does not count toward tolerable-failed-checkpoints
+            failureManager.onCheckpointFailure(id, reason, error);
+        }
         scheduler.pollQueue();
     }
 

@@ -91,6 +91,17 @@ record CheckpointCoordinatorConfig(long intervalMs, long timeoutMs, int maxConcu
         return kind == CheckpointTriggerKind.FINAL ? options.asFinal() : options;
     }
 
+    /**
+     * @return the barrier options of {@code request}: a savepoint's are always aligned (as in Flink, whatever the
+     *         job's checkpoints use) and final if it terminates the job; other kinds as {@link #optionsFor(CheckpointTriggerKind)}
+     */
+    CheckpointOptions optionsFor(CheckpointRequest request) {
+        if (!request.isSavepoint()) {
+            return optionsFor(request.kind());
+        }
+        return request.terminate() ? CheckpointOptions.aligned().asFinal() : CheckpointOptions.aligned();
+    }
+
     private static void require(boolean ok, String key, String rule, Object value) {
         if (!ok) {
             throw new IllegalArgumentException("configuration '" + key + "': " + rule + ", got " + value);

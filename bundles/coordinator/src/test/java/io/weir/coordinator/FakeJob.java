@@ -155,7 +155,34 @@ final class FakeJob {
     /** Checkpoint storage in memory. */
     final class InMemoryStorage implements CheckpointStorage {
         final Map<Long, CheckpointMetadata> finalized = new ConcurrentHashMap<>();
+        /** Savepoints being taken: id → target directory. */
+        final Map<Long, String> savepointTargets = new ConcurrentHashMap<>();
+        /** Completed savepoints (outside the job's checkpoints): pointer → metadata. */
+        final Map<String, CheckpointMetadata> savepoints = new ConcurrentHashMap<>();
         volatile boolean failFinalize;
+        /** Savepoint records: id → pointer. */
+        final Map<Long, String> records = new ConcurrentHashMap<>();
+
+        @Override
+        public void recordSavepoint(long checkpointId, String pointer) {
+            events.add("record-savepoint " + checkpointId);
+            records.put(checkpointId, pointer);
+        }
+
+        @Override
+        public Optional<RecordedSavepoint> latestRecordedSavepoint() {
+            return records.keySet().stream().max(Long::compare).map(id -> new RecordedSavepoint(id, records.get(id)));
+        }
+
+        @Override
+        public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
+            events.add("init-savepoint " + checkpointId + " " + targetDirectory);
+            if (targetDirectory.startsWith("/read-only")) {
+                throw new IOException("cannot create a directory under " + targetDirectory);
+            }
+            savepointTargets.put(checkpointId, targetDirectory);
+            return null;
+        }
 
         @Override
         public CheckpointStreamFactory initCheckpoint(long checkpointId) {
@@ -175,12 +202,25 @@ final class FakeJob {
                 throw new IOException("disk full writing chk-" + metadata.checkpointId() + "/_metadata");
             }
             events.add("finalize " + metadata.checkpointId());
+            String target = savepointTargets.remove(metadata.checkpointId());
+            if (target != null) {
+                String pointer = target + "/savepoint-" + metadata.checkpointId();
+                savepoints.put(pointer, metadata);
+                return pointer;
+            }
             finalized.put(metadata.checkpointId(), metadata);
+            records.keySet().removeIf(id -> id < metadata.checkpointId());
             return "mem://chk-" + metadata.checkpointId();
         }
 
         @Override
         public CheckpointMetadata loadCheckpoint(String pointer) throws IOException {
+            if (savepoints.containsKey(pointer)) {
+                return savepoints.get(pointer);
+            }
+            if (!pointer.contains("chk-")) {
+                throw new IOException("no _metadata at " + pointer);
+            }
             long id = Long.parseLong(pointer.substring(pointer.indexOf("chk-") + 4));
             CheckpointMetadata m = finalized.get(id);
             if (m == null) {
@@ -204,6 +244,7 @@ final class FakeJob {
         public void discardCheckpoint(long checkpointId) {
             events.add("discard " + checkpointId);
             finalized.remove(checkpointId);
+            savepointTargets.remove(checkpointId);
         }
 
         @Override

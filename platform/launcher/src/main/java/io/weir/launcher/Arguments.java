@@ -56,4 +56,45 @@ public final class Arguments {
         }
         return result;
     }
+
+    /** The job option {@code --from-savepoint} sets (Flink's key). */
+    public static final String SAVEPOINT_PATH_KEY = "execution.savepoint.path";
+    /** The job option {@code --allow-non-restored-state} sets (Flink's key). */
+    public static final String IGNORE_UNCLAIMED_STATE_KEY = "execution.savepoint.ignore-unclaimed-state";
+
+    /**
+     * The job options of {@code --from-savepoint} and {@code --allow-non-restored-state}. Only checks that a
+     * {@code _metadata} is there; the engine reads it before the job starts and refuses a corrupt one, or one the
+     * job cannot take (exit 2 as well).
+     *
+     * @param savepoint the savepoint's (or retained checkpoint's) directory or {@code _metadata} file, or null
+     * @param allowNonRestoredState the flag
+     * @return {@code execution.savepoint.path} (absolute) and, if set, {@code execution.savepoint.ignore-unclaimed-state};
+     *         empty without a savepoint
+     * @throws LauncherException (exit 2) if the path does not exist or has no {@code _metadata}, or if the flag is
+     *         given without a savepoint
+     */
+    public static Map<String, String> savepointOverrides(Path savepoint, boolean allowNonRestoredState) {
+        Map<String, String> result = new LinkedHashMap<>();
+        if (savepoint == null) {
+            if (allowNonRestoredState) {
+                throw new LauncherException(ExitCodes.USAGE, "--allow-non-restored-state needs --from-savepoint PATH");
+            }
+            return result;
+        }
+        Path p = savepoint.toAbsolutePath().normalize();
+        if (!Files.exists(p)) {
+            throw new LauncherException(ExitCodes.USAGE, "--from-savepoint " + savepoint + " does not exist (looked for " + p
+                    + "); give the directory of a savepoint or retained checkpoint");
+        }
+        if (Files.isDirectory(p) && !Files.isRegularFile(p.resolve("_metadata"))) {
+            throw new LauncherException(ExitCodes.USAGE, "--from-savepoint " + savepoint + " is not a savepoint or checkpoint:"
+                    + " it has no _metadata (a savepoint-<job>-<id> or chk-<id> directory has one)");
+        }
+        result.put(SAVEPOINT_PATH_KEY, p.toString());
+        if (allowNonRestoredState) {
+            result.put(IGNORE_UNCLAIMED_STATE_KEY, "true");
+        }
+        return result;
+    }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * The {@code weir} command line (picocli): parses and checks the arguments, then hands commands
  * that need the engine to a {@link CommandExecutor}.
  * <pre>
- * weir run JOB.json [--set key=value ...] [--shell]
+ * weir run JOB.json [--set key=value ...] [--from-savepoint PATH [--allow-non-restored-state]] [--shell]
  * weir node [--port N] [--data-dir DIR]
  * weir submit JOB.json [--set key=value ...]   (client of a running node)
  * weir list | weir cancel JOB                  (client of a running node)
@@ -28,7 +28,8 @@ import java.util.concurrent.Callable;
  * weir --help | --version
  * </pre>
  * Exit codes: {@link ExitCodes}. Errors found here (unknown option, missing or unreadable job file,
- * malformed {@code --set}) exit 2 before any framework starts.
+ * malformed {@code --set}, a {@code --from-savepoint} path without {@code _metadata}) exit 2 before any framework
+ * starts.
  *
  * <p>Not thread-safe: one instance per process, used by the main thread.
  */
@@ -115,8 +116,8 @@ public final class Launcher {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Runs a job to its end on the embedded engine, printing each completed checkpoint and, at the end, "
                 + "the per-subtask breakdown of the last one.",
-                "Exit code 0 if the job FINISHED, 1 if it FAILED or was CANCELED, 2 if the job file is invalid (nothing started). "
-                + "Ctrl-C cancels the job."})
+                "Exit code 0 if the job FINISHED, 1 if it FAILED or was CANCELED, 2 if the job file is invalid or the savepoint "
+                + "cannot be restored (nothing started). Ctrl-C cancels the job. Docs: docs/configuration.md, docs/checkpoint-format.md."})
     static final class RunCommand implements Callable<Integer> {
         @ParentCommand
         Weir parent;
@@ -129,6 +130,15 @@ public final class Launcher {
                 description = "Overrides a configuration option of the job, e.g. --set execution.checkpointing.interval=2s. Repeatable.")
         List<String> overrides = new ArrayList<>();
 
+        @Option(names = "--from-savepoint", paramLabel = "PATH",
+                description = "Starts the job from a savepoint or retained checkpoint (its directory or _metadata file), which "
+                    + "may have been moved or copied; the job must have no checkpoints of its own yet.")
+        Path fromSavepoint;
+
+        @Option(names = "--allow-non-restored-state",
+                description = "With --from-savepoint: drop the state of operators the job no longer has instead of refusing.")
+        boolean allowNonRestoredState;
+
         @Option(names = "--shell", description = "Also open the interactive Gogo shell; keeps running until it exits.")
         boolean shell;
 
@@ -136,6 +146,7 @@ public final class Launcher {
         public Integer call() {
             Path file = Arguments.requireReadableJobFile(job);
             Map<String, String> parsed = Arguments.parseOverrides(overrides);
+            parsed.putAll(Arguments.savepointOverrides(fromSavepoint, allowNonRestoredState));
             return parent.executor.execute(CommandBridge.runRequest(file, parsed), parent.feature, shell);
         }
     }

@@ -108,6 +108,33 @@ class LauncherTest {
     }
 
     @Test
+    void fromSavepointBecomesTheAbsoluteSavepointPathOptionAndTheFlagItsCompanion() throws IOException {
+        Path savepoint = Files.createDirectories(dir.resolve("savepoint-flights-0a1b2c"));
+        Files.write(savepoint.resolve("_metadata"), new byte[] {1});
+
+        int rc = launcher.execute("run", job().toString(), "--from-savepoint", savepoint.toString(), "--allow-non-restored-state");
+
+        assertThat(rc).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, String> overrides = (Map<String, String>) executor.requests.get(0).get("overrides");
+        assertThat(overrides).containsExactly(Map.entry("execution.savepoint.path", savepoint.toAbsolutePath().toString()),
+                Map.entry("execution.savepoint.ignore-unclaimed-state", "true"));
+    }
+
+    @Test
+    void fromSavepointWithoutMetadataOrMissingExitsWithUsageBeforeBooting() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThat(launcher.execute("run", job().toString(), "--from-savepoint", empty.toString())).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).startsWith("error: --from-savepoint ").contains("has no _metadata").doesNotContain("\n\t");
+        assertThat(launcher.execute("run", job().toString(), "--from-savepoint", dir.resolve("gone").toString()))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("gone does not exist");
+        assertThat(launcher.execute("run", job().toString(), "--allow-non-restored-state")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--allow-non-restored-state needs --from-savepoint PATH");
+        assertThat(executor.requests).isEmpty();
+    }
+
+    @Test
     void shellOptionAndFeatureReachTheExecutor() throws IOException {
         int rc = launcher.execute("--feature", "cluster", "run", job().toString(), "--shell");
 

@@ -38,6 +38,22 @@ public record CheckpointMetadata(long checkpointId, String jobName, long timesta
         this(checkpointId, jobName, timestamp, isFinal, operatorStates, List.of());
     }
 
+    /**
+     * @param operatorIds the operators of a job
+     * @return the ids of the operators here that hold any state but are not in {@code operatorIds}, sorted
+     */
+    public java.util.SortedSet<String> operatorsWithStateOutside(Set<String> operatorIds) {
+        java.util.SortedSet<String> outside = new java.util.TreeSet<>();
+        for (OperatorState op : operatorStates.values()) {
+            boolean hasState = op.subtaskStates().values().stream().anyMatch(s -> !s.operatorState().isEmpty()
+                    || !s.keyedState().isEmpty() || !s.inputChannelState().isEmpty() || !s.resultSubpartitionState().isEmpty());
+            if (hasState && !operatorIds.contains(op.operatorId())) {
+                outside.add(op.operatorId());
+            }
+        }
+        return outside;
+    }
+
     /** @return the total bytes of all state handles and master states */
     public long stateSize() {
         return operatorStates.values().stream().mapToLong(OperatorState::stateSize).sum()

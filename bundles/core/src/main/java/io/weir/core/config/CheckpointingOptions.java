@@ -45,9 +45,34 @@ public final class CheckpointingOptions {
     public static final ConfigOption<String> DIRECTORY = ConfigOption.stringOption(
             "execution.checkpointing.dir", "checkpoints", "Checkpoint storage directory.");
 
+    /**
+     * Directory under which savepoints are written ({@code savepoint-<job>-<6 hex digits>/}) when a savepoint
+     * request names none; relative to the job file's directory. Flink 2's key; unset means every savepoint
+     * request must name a directory.
+     */
+    public static final ConfigOption<String> SAVEPOINT_DIRECTORY = ConfigOption.stringOption(
+            "execution.checkpointing.savepoint-dir", null,
+            "Default target directory of savepoints; unset means a savepoint request must name one.");
+    /**
+     * A savepoint or retained checkpoint (its directory or its {@code _metadata}) that the job's first start
+     * restores from instead of the job's own checkpoints. Flink's key; {@code weir run --from-savepoint PATH}
+     * sets it.
+     */
+    public static final ConfigOption<String> SAVEPOINT_PATH = ConfigOption.stringOption(
+            "execution.savepoint.path", null,
+            "Savepoint or retained checkpoint to restore the job's first start from.");
+    /**
+     * With {@link #SAVEPOINT_PATH}: state of operators the job does not have is dropped (logged at WARN)
+     * instead of refusing the restore. Flink's key; {@code weir run --allow-non-restored-state} sets it.
+     */
+    public static final ConfigOption<Boolean> SAVEPOINT_IGNORE_UNCLAIMED_STATE = ConfigOption.booleanOption(
+            "execution.savepoint.ignore-unclaimed-state", false,
+            "Restore from a savepoint even if it holds state of operators the job does not have (that state is dropped).");
+
     /** @return every option of this class, for docs and validation */
     public static List<ConfigOption<?>> all() {
         return List.of(INTERVAL, TIMEOUT, MAX_CONCURRENT, MIN_PAUSE, TOLERABLE_FAILED, NUM_RETAINED,
-                UNALIGNED, ALIGNED_TIMEOUT, MODE, DIRECTORY);
+                UNALIGNED, ALIGNED_TIMEOUT, MODE, DIRECTORY, SAVEPOINT_DIRECTORY, SAVEPOINT_PATH,
+                SAVEPOINT_IGNORE_UNCLAIMED_STATE);
     }
 }

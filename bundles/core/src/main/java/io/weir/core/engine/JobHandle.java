@@ -2,6 +2,8 @@ package io.weir.core.engine;
 
 import io.weir.core.checkpoint.CompletedCheckpoint;
 
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** A submitted job. Thread-safe. */
@@ -20,4 +22,42 @@ public interface JobHandle {
 
     /** Cancels the job: tasks stop, pending checkpoints are aborted; completed checkpoints stay. */
     void cancel();
+
+    /**
+     * Takes a savepoint (PROTOCOL.md §7) through the request decider, like a manual checkpoint: aligned, every
+     * state file in a new directory {@code savepoint-<job>-<6 hex digits>/} named from its {@code _metadata} by
+     * relative paths, so it can be moved or copied and still restores ({@code weir run --from-savepoint}). The
+     * job keeps running; two-phase-commit sinks commit on the savepoint's completion, as on a checkpoint's.
+     *
+     * @param directory where the savepoint's directory is created; empty for the job's
+     *        {@code execution.checkpointing.savepoint-dir}
+     * @return completes with the savepoint's directory (absolute), or exceptionally: IllegalArgumentException if no
+     *         directory is given or configured; a {@code CheckpointException} if the savepoint fails (not all tasks
+     *         running, declined, expired, its directory cannot be created)
+     */
+    default CompletableFuture<Path> triggerSavepoint(Optional<Path> directory) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getSimpleName()
+                + " cannot take savepoints"));
+    }
+
+    /**
+     * Stops the job with a final savepoint (Flink's stop-with-savepoint): periodic checkpoints stop; with
+     * {@code drain}, every source ends its input as if it were exhausted, so every operator finishes and flushes
+     * before the savepoint; without it, sources stop reading at the savepoint's barrier and operators are not
+     * finished (Weir has no timers or windows yet, so the two differ only in whether sources and operators get
+     * end-of-input). Two-phase-commit sinks commit the savepoint, then every task ends and the job is FINISHED;
+     * the job's own checkpoints are then removed (the savepoint supersedes them), so a later run resumes only
+     * through {@code --from-savepoint}. If the savepoint fails, the job restarts from its latest checkpoint or
+     * savepoint (one restart attempt) and keeps running.
+     *
+     * @param directory as in {@link #triggerSavepoint}
+     * @param drain whether sources get end-of-input before the savepoint
+     * @return completes with the savepoint's directory once the job is FINISHED, or exceptionally:
+     *         IllegalArgumentException if no directory is given or configured; IllegalStateException if the job is
+     *         not RUNNING or already stopping; the savepoint's failure otherwise
+     */
+    default CompletableFuture<Path> stopWithSavepoint(Optional<Path> directory, boolean drain) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getSimpleName()
+                + " cannot stop with a savepoint"));
+    }
 }

@@ -222,6 +222,12 @@ public final class JobSpecParser {
         // the checkpoint directory, like every path in a job, is relative to the job file's directory
         Object dir = raw.getOrDefault(CheckpointingOptions.DIRECTORY.key(), CheckpointingOptions.DIRECTORY.defaultValue());
         raw.put(CheckpointingOptions.DIRECTORY.key(), baseDirectory.resolve(String.valueOf(dir)).normalize().toString());
+        for (ConfigOption<String> pathOption : List.of(CheckpointingOptions.SAVEPOINT_DIRECTORY, CheckpointingOptions.SAVEPOINT_PATH)) {
+            Object path = raw.get(pathOption.key());
+            if (path != null) {
+                raw.put(pathOption.key(), baseDirectory.resolve(String.valueOf(path)).normalize().toString());
+            }
+        }
         for (String key : new TreeSet<>(raw.keySet())) {
             ConfigOption<?> option = OPTIONS.get(key);
             if (option == null && EngineOptions.byKey(key).isPresent()) {

@@ -19,14 +19,31 @@ public interface CheckpointStorage {
      */
     CheckpointStreamFactory initCheckpoint(long checkpointId) throws IOException;
 
-    /** @return the stream factory of a location created by {@link #initCheckpoint} (task side) */
+    /**
+     * Creates the location of savepoint {@code checkpointId} (coordinator side, before triggering): a new
+     * directory {@code savepoint-<job>-<6 hex digits>/} under {@code targetDirectory}, outside the job's
+     * checkpoint directory (PROTOCOL.md §7). From then on {@link #resolveCheckpoint}, {@link #finalizeCheckpoint}
+     * and {@link #discardCheckpoint} of this id use it; once finalized it is never discarded by this storage.
+     * Every state file of the savepoint is written inside it, and its {@code _metadata} names them by relative
+     * paths, so the directory can be moved or copied and still restores.
+     *
+     * @param checkpointId the savepoint's id (from the same counter as checkpoints)
+     * @param targetDirectory the parent directory; created if missing
+     * @throws IOException naming the directory if it cannot be created
+     * @throws UnsupportedOperationException if this storage has no savepoints (the default)
+     */
+    default CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot write savepoints");
+    }
+
+    /** @return the stream factory of a location created by {@link #initCheckpoint} or {@link #initSavepoint} (task side) */
     CheckpointStreamFactory resolveCheckpoint(long checkpointId);
 
     /**
      * Writes {@code _metadata} durably (temporary file, fsync, atomic rename): after this returns
      * the checkpoint is complete.
      *
-     * @return the checkpoint's external pointer (its directory)
+     * @return the checkpoint's external pointer (its directory; for a savepoint, the savepoint's directory)
      * @throws IOException if writing fails; the checkpoint is then not complete
      */
     String finalizeCheckpoint(CheckpointMetadata metadata) throws IOException;
@@ -38,6 +55,18 @@ public interface CheckpointStorage {
      * @throws IOException if it is missing, truncated, of an unknown version or corrupt, naming the file
      */
     CheckpointMetadata loadCheckpoint(String pointer) throws IOException;
+
+    /**
+     * Reads a checkpoint's or savepoint's {@code _metadata} to restore from it, checking its state as
+     * {@link #findRetainedCheckpoints} checks the newest checkpoint's (the default checks nothing more than
+     * {@link #loadCheckpoint}).
+     *
+     * @param pointer a checkpoint or savepoint directory or its {@code _metadata} file, wherever it is now
+     * @throws IOException as {@link #loadCheckpoint}, or if a state file is missing or damaged (naming it)
+     */
+    default CheckpointMetadata loadCheckpointForRestore(String pointer) throws IOException {
+        return loadCheckpoint(pointer);
+    }
 
     /**
      * Takes this job's run lock: while one run of the job holds it, no other run of the same job (in this
@@ -53,6 +82,44 @@ public interface CheckpointStorage {
      */
     default RunLock lockRun() throws IOException {
         return () -> { };
+    }
+
+    /**
+     * Records durably, in the job's checkpoint directory, that savepoint {@code checkpointId} completed at
+     * {@code pointer}. Called after its {@code _metadata} is durable and before any task is notified (sinks commit
+     * on that notification): until a newer checkpoint completes, the savepoint is what the job must resume from,
+     * also in a new process. A checkpoint completing later makes older records obsolete (the storage may delete
+     * them). The default records nothing.
+     *
+     * @throws IOException naming the file if the record cannot be written durably
+     */
+    default void recordSavepoint(long checkpointId, String pointer) throws IOException {
+    }
+
+    /**
+     * @return the newest savepoint recorded by {@link #recordSavepoint} and not yet forgotten, empty if none
+     * @throws IOException if the job directory or the record cannot be read, naming it
+     */
+    default Optional<RecordedSavepoint> latestRecordedSavepoint() throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * Deletes every savepoint record (not the savepoints): after a stop-with-savepoint the job resumes only when
+     * told to ({@code --from-savepoint}). The default does nothing.
+     *
+     * @throws IOException naming the record that cannot be deleted
+     */
+    default void forgetSavepoints() throws IOException {
+    }
+
+    /**
+     * A savepoint recorded in a job's checkpoint directory.
+     *
+     * @param checkpointId the savepoint's id
+     * @param pointer its directory when it completed (it may have been moved since)
+     */
+    record RecordedSavepoint(long checkpointId, String pointer) {
     }
 
     /** A lock taken by {@link #lockRun()}. */
@@ -87,7 +154,11 @@ public interface CheckpointStorage {
         return findLatestCompletedCheckpoint().map(List::of).orElse(List.of());
     }
 
-    /** Deletes a checkpoint's directory (subsumed, aborted or expired); logs and swallows nothing silently. */
+    /**
+     * Deletes a checkpoint's directory (subsumed, aborted or expired), or the directory of a savepoint that
+     * was created by {@link #initSavepoint} but not finalized (aborted); a finalized savepoint is never
+     * deleted. Logs and swallows nothing silently.
+     */
     void discardCheckpoint(long checkpointId) throws IOException;
 
     /**

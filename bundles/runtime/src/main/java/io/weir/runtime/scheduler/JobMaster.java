@@ -94,6 +94,8 @@ public final class JobMaster implements JobHandle, TaskListener {
     private int failedAttempt = -1;
     private ScheduledFuture<?> flusher;
     private volatile CompletedCheckpointStats lastCheckpoint;
+    /** Job master thread only: the stop-with-savepoint under way, or null. */
+    private StopWithSavepoint stop;
 
     /**
      * @param job a validated job
@@ -141,6 +143,7 @@ public final class JobMaster implements JobHandle, TaskListener {
         this.runLock = storage.lockRun();
         try {
             discardFinishedRun();
+            SavepointRestorePrecheck.check(storage, job);
             int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
             List<OperatorInfo> operators = job.vertices().stream()
                     .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
@@ -256,6 +259,89 @@ public final class JobMaster implements JobHandle, TaskListener {
     @Override
     public CompletableFuture<CompletedCheckpoint> triggerCheckpoint() {
         return coordinator.triggerCheckpoint(CheckpointTriggerKind.MANUAL);
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public CompletableFuture<java.nio.file.Path> triggerSavepoint(Optional<java.nio.file.Path> directory) {
+        String target;
+        try {
+            target = savepointDirectory(directory);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        LOG.info("Savepoint of job {} requested into {}", job.name(), target);
+        return coordinator.triggerSavepoint(target, false).thenApply(cp -> java.nio.file.Path.of(cp.externalPointer()));
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public CompletableFuture<java.nio.file.Path> stopWithSavepoint(Optional<java.nio.file.Path> directory, boolean drain) {
+        CompletableFuture<java.nio.file.Path> done = new CompletableFuture<>();
+        String target;
+        try {
+            target = savepointDirectory(directory);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        try {
+            executor.execute(() -> startStop(new StopWithSavepoint(target, drain, attempt, done)));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            done.completeExceptionally(new IllegalStateException("job " + job.name() + " already ended (" + status + ")"));
+        }
+        return done;
+    }
+
+    /** @return the absolute savepoint target: the given directory, else the job's configured one */
+    private String savepointDirectory(Optional<java.nio.file.Path> directory) {
+        if (directory.isPresent()) {
+            return directory.get().toAbsolutePath().normalize().toString();
+        }
+        String configured = job.config().get(CheckpointingOptions.SAVEPOINT_DIRECTORY);
+        if (configured == null || configured.isBlank()) {
+            throw new IllegalArgumentException("no savepoint directory for job " + job.name() + ": name one, or set "
+                    + CheckpointingOptions.SAVEPOINT_DIRECTORY.key() + " in the job's config");
+        }
+        return configured;
+    }
+
+    /** Job master thread. */
+    private void startStop(StopWithSavepoint request) {
+        if (status != JobStatus.RUNNING || stop != null) {
+            request.result().completeExceptionally(new IllegalStateException("cannot stop job " + job.name()
+                    + " with a savepoint: it is " + (stop != null ? "already stopping" : status) + "; it must be RUNNING"));
+            return;
+        }
+        stop = request;
+        LOG.info("Stopping job {} with a savepoint into {} ({})", job.name(), request.directory(),
+                request.drain() ? "drain: sources end their input first" : "no drain: sources stop at the savepoint");
+        coordinator.stopCheckpointScheduler();
+        if (request.drain()) {
+            for (StreamTask t : tasks) {
+                if (t instanceof SourceStreamTask source) {
+                    source.endInput(); // all tasks then finish their data, and onFinishedData takes the savepoint
+                }
+            }
+        } else {
+            triggerStopSavepoint(request);
+        }
+    }
+
+    /** The final savepoint of a stop; the tasks end once notified of its completion (onFinished). Job master thread. */
+    private void triggerStopSavepoint(StopWithSavepoint request) {
+        coordinator.triggerSavepoint(request.directory(), true).whenComplete((cp, err) -> executor.execute(() -> {
+            if (stop != request) {
+                return; // the stop already ended (failover, cancel)
+            }
+            if (err == null) {
+                request.savepoint().complete(cp);
+                return;
+            }
+            LOG.warn("The savepoint of stop-with-savepoint of job {} failed; the job restarts and keeps running: {}",
+                    job.name(), err.toString());
+            failover(request.attempt(), new IllegalStateException("stop-with-savepoint of job " + job.name()
+                    + " failed: " + RunFailures.describe(err), err));
+        }));
     }
 
     @Override
@@ -406,6 +492,13 @@ public final class JobMaster implements JobHandle, TaskListener {
             finishedData.add(task);
             if (finishedData.size() == tasks.size() && !finalCheckpointRequested) {
                 finalCheckpointRequested = true;
+                if (stop != null) {
+                    if (stop.drain()) {
+                        LOG.info("All tasks of job {} drained their input; taking the final savepoint", job.name());
+                        triggerStopSavepoint(stop);
+                    } // else the stop's savepoint is already under way and ends the tasks
+                    return;
+                }
                 LOG.info("All tasks of job {} processed their input; triggering the final checkpoint", job.name());
                 triggerFinalCheckpoint(attempt);
             }
@@ -433,11 +526,46 @@ public final class JobMaster implements JobHandle, TaskListener {
             }
             finished.add(task);
             if (finished.size() == tasks.size()) {
+                if (stop != null) {
+                    // the tasks end on the savepoint's notification, which may reach them before its future completes
+                    StopWithSavepoint request = stop;
+                    request.savepoint().thenRun(() -> executor.execute(() -> {
+                        if (stop == request) {
+                            finishStop(request);
+                        }
+                    }));
+                    return;
+                }
                 LOG.info("Job {} finished: all input processed and committed", job.name());
                 markFinished();
                 terminate(JobStatus.FINISHED, null);
             }
         });
+    }
+
+    /**
+     * Every task ended after every sink committed the stop's savepoint: the job's own checkpoints are older than
+     * the savepoint (whose output is committed), so they are removed, as Flink removes a finished job's
+     * checkpoints; a later run resumes through {@code --from-savepoint}, and one without it starts fresh (the
+     * file sink then refuses to write its output again). Job master thread.
+     */
+    private void finishStop(StopWithSavepoint request) {
+        CompletedCheckpoint savepoint = request.savepoint().join();
+        LOG.info("Job {} stopped with savepoint {} at {}; removing its own checkpoints", job.name(), savepoint.checkpointId(),
+                savepoint.externalPointer());
+        try {
+            for (Optional<String> own = storage.findLatestCompletedCheckpoint(); own.isPresent();
+                    own = storage.findLatestCompletedCheckpoint()) {
+                storage.discardCheckpoint(storage.loadCheckpoint(own.get()).checkpointId());
+            }
+            storage.forgetSavepoints();
+        } catch (Exception e) {
+            LOG.error("Job {} stopped with savepoint {}, but its own checkpoints could not all be removed; delete them"
+                    + " before resuming from the savepoint", job.name(), savepoint.externalPointer(), e);
+        }
+        stop = null;
+        terminate(JobStatus.FINISHED, null);
+        request.result().complete(java.nio.file.Path.of(savepoint.externalPointer()));
     }
 
     /**
@@ -472,6 +600,11 @@ public final class JobMaster implements JobHandle, TaskListener {
             return;
         }
         failedAttempt = attempt;
+        if (stop != null) {
+            stop.result().completeExceptionally(new IllegalStateException("stop-with-savepoint of job " + job.name()
+                    + " did not complete: the job failed and restarts (" + cause.getMessage() + ")", cause));
+            stop = null;
+        }
         setStatus(JobStatus.RESTARTING);
         coordinator.stopCheckpointScheduler();
         coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);
@@ -513,6 +646,11 @@ public final class JobMaster implements JobHandle, TaskListener {
     }
 
     private void terminate(JobStatus to, Throwable failure) {
+        if (stop != null) {
+            stop.result().completeExceptionally(new IllegalStateException("stop-with-savepoint of job " + job.name()
+                    + " did not complete: the job ended " + to));
+            stop = null;
+        }
         coordinator.stopCheckpointScheduler();
         if (to != JobStatus.FINISHED) {
             coordinator.abortPendingCheckpoints(CheckpointFailureReason.JOB_SHUTTING_DOWN);

@@ -2,10 +2,13 @@ package io.weir.runtime.tasks;
 
 import io.weir.api.source.PollStatus;
 import io.weir.api.source.SourceReader;
+import io.weir.core.barrier.BarrierAlignment;
+import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.job.JobVertex;
 import io.weir.core.state.OperatorStateBackend;
 import io.weir.runtime.checkpoint.SnapshotParticipant;
+import io.weir.runtime.mailbox.Mail;
 import io.weir.runtime.operators.DefaultOperatorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +67,36 @@ public final class SourceStreamTask extends StreamTask {
                 yield 0;
             }
         };
+    }
+
+    /**
+     * Stop-with-savepoint: a final barrier reaching a source that still reads (no drain) stops its reading
+     * right after the barrier, so nothing is emitted after the savepoint's cut; the task then ends once
+     * notified of the savepoint's completion (Flink's synchronous savepoint). Task thread.
+     */
+    @Override
+    protected void performCheckpoint(CheckpointBarrier barrier, BarrierAlignment alignment) {
+        super.performCheckpoint(barrier, alignment);
+        if (barrier.options().isFinal() && state() == TaskState.RUNNING) {
+            LOG.info("Source {} of job {} stops reading at savepoint {} (stop-with-savepoint)", taskId(),
+                    deployment.jobName(), barrier.checkpointId());
+            processor.suspendDefaultAction();
+        }
+    }
+
+    /**
+     * Stop-with-savepoint with drain: the source ends its input as if it were exhausted, so every operator is
+     * finished and flushed before the final savepoint (end-of-input semantics). Thread-safe; runs as a mail;
+     * does nothing if the source already reached its end or the task is no longer running.
+     */
+    public void endInput() {
+        mailbox.put(new Mail("end input (stop-with-savepoint, drain)", () -> {
+            if (state() == TaskState.RUNNING) {
+                LOG.info("Source {} of job {} ends its input (stop-with-savepoint with drain)", taskId(), deployment.jobName());
+                processor.suspendDefaultAction();
+                finishData();
+            }
+        }));
     }
 
     @Override

@@ -76,7 +76,11 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     private final TaskStateMachine state;
     /** The task thread once {@link #run()} started, else null; read by {@link #cancel()} to interrupt it. */
     private volatile Thread thread;
-    /** Task thread only: id of the final checkpoint's barrier this task forwarded, 0 if none. */
+    /**
+     * Task thread only: id of the final checkpoint's barrier this task forwarded, 0 if none. The final checkpoint
+     * is the one after all input (FINAL), or the savepoint of a stop-with-savepoint: the task ends once notified
+     * of its completion.
+     */
     private long finalCheckpointId;
 
     protected StreamTask(TaskDeployment deployment, TaskServices services) {
@@ -371,7 +375,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             for (ChainedOperator co : operators) {
                 co.checkpointCompleted();
             }
-            if (state.current() == TaskState.FINISHING && finalCheckpointId > 0 && checkpointId >= finalCheckpointId) {
+            // RUNNING here: a stop-with-savepoint without drain, which ends the task without end-of-input
+            if (finalCheckpointId > 0 && checkpointId >= finalCheckpointId && (state.current() == TaskState.FINISHING
+                    || state.transition(TaskState.RUNNING, TaskState.FINISHING))) {
                 processor.stop();
             }
         }));

@@ -21,7 +21,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,11 +34,14 @@ import java.util.regex.Pattern;
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/&lt;uuid&gt;        state files, written by tasks
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/_metadata     written last by {@link #finalizeCheckpoint}; its presence = complete
  * &lt;dir&gt;/&lt;job&gt;/_run.lock                 locked by the running job ({@link #lockRun()})
+ * &lt;target&gt;/savepoint-&lt;job&gt;-&lt;6 hex&gt;/  a savepoint ({@link #initSavepoint}): its state files and _metadata
  * </pre>
- * The {@code _metadata} format is {@link MetadataSerializer}'s (docs/checkpoint-format.md).
+ * The {@code _metadata} format is {@link MetadataSerializer}'s (docs/checkpoint-format.md); it names the state
+ * files inside its own directory by relative paths, so a checkpoint or savepoint directory can be moved.
  *
- * <p>Thread-safe without locks: it holds only immutable fields; concurrent calls touch different
- * files (state files have UUID names; each checkpoint id is finalised once).
+ * <p>Thread-safe without locks: apart from a concurrent map of the savepoints being taken, it holds only
+ * immutable fields; concurrent calls touch different files (state files have UUID names; each checkpoint id
+ * is finalised once).
  */
 public final class FsCheckpointStorage implements CheckpointStorage {
     /** Name of the file that makes a checkpoint complete. */
@@ -49,11 +55,18 @@ public final class FsCheckpointStorage implements CheckpointStorage {
 
     private static final Logger LOG = LoggerFactory.getLogger(FsCheckpointStorage.class);
     private static final Pattern CHECKPOINT_DIR = Pattern.compile("chk-(\\d+)");
+    /** Prefix of a savepoint record in the job directory ({@link #recordSavepoint}); the id follows in decimal. */
+    public static final String SAVEPOINT_RECORD_PREFIX = "_savepoint-";
+    private static final Pattern SAVEPOINT_RECORD = Pattern.compile("_savepoint-(\\d+)");
+    /** Prefix of a savepoint directory; the job name, a dash and 6 random hex digits follow. */
+    public static final String SAVEPOINT_DIR_PREFIX = "savepoint-";
 
     private final Path jobDirectory;
     private final String jobName;
     private final MetadataSerializer serializer = new MetadataSerializer();
     private final CheckpointStateVerifier verifier = new CheckpointStateVerifier();
+    /** Savepoint id → its directory, from {@link #initSavepoint} until finalized or discarded. */
+    private final Map<Long, Path> savepointLocations = new ConcurrentHashMap<>();
 
     /**
      * Creates {@code baseDirectory/jobName/} if needed.
@@ -116,19 +129,55 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     }
 
     /**
+     * {@inheritDoc}
+     * <p>The directory's 6 hex digits are random; a name that exists already is not reused.
+     */
+    @Override
+    public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
+        Path target = Path.of(targetDirectory).toAbsolutePath().normalize();
+        Path dir = null;
+        try {
+            Files.createDirectories(target);
+            for (int attempt = 0; dir == null; attempt++) {
+                Path candidate = target.resolve(SAVEPOINT_DIR_PREFIX + jobName + "-"
+                        + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)));
+                try {
+                    dir = Files.createDirectory(candidate);
+                } catch (FileAlreadyExistsException e) {
+                    if (attempt >= 16) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot create a directory for savepoint " + checkpointId + " of job " + jobName
+                    + " under " + target + ": " + e + "; give a savepoint directory Weir can create and write", e);
+        }
+        savepointLocations.put(checkpointId, dir);
+        LOG.info("Savepoint {} of job {} goes to {}", checkpointId, jobName, dir);
+        return resolveCheckpoint(checkpointId);
+    }
+
+    /** @return where checkpoint (or savepoint being taken) {@code checkpointId} is written */
+    private Path location(long checkpointId) {
+        return savepointLocations.getOrDefault(checkpointId, checkpointDirectory(checkpointId));
+    }
+
+    /**
      * Does no I/O: a missing directory is reported by
      * {@link CheckpointStreamFactory#createOutputStream()}, naming it.
      */
     @Override
     public CheckpointStreamFactory resolveCheckpoint(long checkpointId) {
-        return new FsCheckpointStreamFactory(checkpointDirectory(checkpointId), context(checkpointId));
+        return new FsCheckpointStreamFactory(location(checkpointId), context(checkpointId));
     }
 
     /**
      * Writes {@code _metadata.inprogress}, fsyncs it, renames it atomically to {@code _metadata} and
      * fsyncs the directory, so after a crash either the complete file or no {@code _metadata} exists.
+     * State files inside the checkpoint's (or savepoint's) directory are named relative to it.
      *
-     * @return the checkpoint directory's absolute path
+     * @return the checkpoint (or savepoint) directory's absolute path
      * @throws IllegalArgumentException if the metadata belongs to another job
      * @throws IOException naming the file if writing, syncing or renaming fails, or if the checkpoint
      *         already has a {@code _metadata} (a completed checkpoint is never overwritten)
@@ -139,14 +188,14 @@ public final class FsCheckpointStorage implements CheckpointStorage {
             throw new IllegalArgumentException("metadata of job " + metadata.jobName() + " given to the storage of job " + jobName);
         }
         long id = metadata.checkpointId();
-        Path dir = checkpointDirectory(id);
+        Path dir = location(id);
         Path target = dir.resolve(METADATA_FILE);
         Path temp = dir.resolve(METADATA_IN_PROGRESS_FILE);
         if (Files.exists(target)) {
             throw new FileAlreadyExistsException(target.toString(), null,
                     "checkpoint " + id + " of job " + jobName + " is already complete");
         }
-        byte[] bytes = serializer.serialize(metadata);
+        byte[] bytes = serializer.serialize(metadata, dir);
         try {
             Files.createDirectories(dir);
             try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -169,6 +218,9 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                     + bytes.length + " bytes); the checkpoint is not complete: " + e, e);
         }
         LOG.debug("Wrote {} ({} bytes) for {}", target, bytes.length, context(id));
+        if (savepointLocations.remove(id) == null) {
+            forgetSavepointsBefore(id); // this checkpoint is newer than those savepoints: the restore point now
+        } // else a complete savepoint is the user's: never discarded here
         return dir.toString();
     }
 
@@ -193,6 +245,97 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                     + "); the checkpoint cannot be used", e);
         }
         return serializer.deserialize(bytes, file.toString());
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Writes {@code _savepoint-<id>} in the job directory (the pointer as UTF-8) through a temporary file,
+     * fsync and an atomic rename, then fsyncs the directory.
+     */
+    @Override
+    public void recordSavepoint(long checkpointId, String pointer) throws IOException {
+        Path target = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + checkpointId);
+        Path temp = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + checkpointId + ".inprogress");
+        try {
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(pointer.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            fsyncDirectory(jobDirectory);
+        } catch (IOException e) {
+            throw new IOException("cannot record savepoint " + checkpointId + " of job " + jobName + " in " + target + ": " + e, e);
+        }
+    }
+
+    @Override
+    public Optional<RecordedSavepoint> latestRecordedSavepoint() throws IOException {
+        List<Long> ids = savepointRecordIds();
+        if (ids.isEmpty()) {
+            return Optional.empty();
+        }
+        long id = ids.stream().max(Long::compare).orElseThrow();
+        Path record = jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + id);
+        try {
+            return Optional.of(new RecordedSavepoint(id, Files.readString(record, java.nio.charset.StandardCharsets.UTF_8).strip()));
+        } catch (IOException e) {
+            throw new IOException("cannot read savepoint record " + record + " of job " + jobName + ": " + e, e);
+        }
+    }
+
+    @Override
+    public void forgetSavepoints() throws IOException {
+        forgetSavepointsBefore(Long.MAX_VALUE);
+    }
+
+    private void forgetSavepointsBefore(long checkpointId) {
+        try {
+            for (long id : savepointRecordIds()) {
+                if (id < checkpointId) {
+                    Files.deleteIfExists(jobDirectory.resolve(SAVEPOINT_RECORD_PREFIX + id));
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not delete savepoint records of job {} older than checkpoint {} (harmless: a newer checkpoint"
+                    + " is restored first)", jobName, checkpointId, e);
+        }
+    }
+
+    private List<Long> savepointRecordIds() throws IOException {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(jobDirectory, SAVEPOINT_RECORD_PREFIX + "*")) {
+            for (Path f : files) {
+                Matcher m = SAVEPOINT_RECORD.matcher(f.getFileName().toString());
+                if (m.matches()) {
+                    ids.add(Long.parseLong(m.group(1)));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        return ids;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>Every state file must be present, of the recorded size and CRC32 ({@link CheckpointStateVerifier}); that
+     * reads all of them once.
+     */
+    @Override
+    public CheckpointMetadata loadCheckpointForRestore(String pointer) throws IOException {
+        CheckpointMetadata metadata = loadCheckpoint(pointer);
+        Path p = Path.of(pointer).toAbsolutePath();
+        Path file = Files.isDirectory(p) ? p.resolve(METADATA_FILE) : p;
+        long start = System.nanoTime();
+        CheckpointStateVerifier.Summary summary = verifier.verify(metadata, file.toString());
+        LOG.info("Verified the state of {} (checkpoint {} of job {}): {} streams, {} files, {} bytes read in {} ms", file.getParent(),
+                metadata.checkpointId(), metadata.jobName(), summary.streams(), summary.files(), summary.bytesRead(),
+                (System.nanoTime() - start) / 1_000_000);
+        return metadata;
     }
 
     /**
@@ -325,10 +468,14 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         return ids.stream().filter(id -> Files.exists(checkpointDirectory(id).resolve(METADATA_FILE))).findFirst();
     }
 
-    /** Deletes {@code chk-<id>/} and everything in it; does nothing if it does not exist. */
+    /**
+     * Deletes {@code chk-<id>/} (or the directory of a savepoint being taken) and everything in it; does
+     * nothing if it does not exist.
+     */
     @Override
     public void discardCheckpoint(long checkpointId) throws IOException {
-        Path dir = checkpointDirectory(checkpointId);
+        Path savepoint = savepointLocations.remove(checkpointId);
+        Path dir = savepoint != null ? savepoint : checkpointDirectory(checkpointId);
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override

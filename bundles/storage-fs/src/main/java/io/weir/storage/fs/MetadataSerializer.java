@@ -20,6 +20,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,10 +41,12 @@ public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
     /**
-     * The format version this class writes, and the newest it reads. Version 4 added the handle kinds
-     * that carry a CRC32 of the state stream; 3 added master states; 2 added channel state.
+     * The format version this class writes, and the newest it reads. Version 5 added the handle kind that
+     * names its file relative to the {@code _metadata}'s directory (relocatable checkpoints and savepoints);
+     * 4 added the handle kinds that carry a CRC32 of the state stream; 3 added master states; 2 added
+     * channel state.
      */
-    public static final int CURRENT_VERSION = 4;
+    public static final int CURRENT_VERSION = 5;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
@@ -55,15 +58,33 @@ public final class MetadataSerializer {
     private static final byte HANDLE_INLINE = 2;
     private static final byte HANDLE_FILE_CRC32 = 3;
     private static final byte HANDLE_INLINE_CRC32 = 4;
+    /** Version 5: a file inside the {@code _metadata}'s directory, by relative path ('/'-separated), with a CRC32. */
+    private static final byte HANDLE_RELATIVE_FILE_CRC32 = 5;
 
     /**
+     * Encodes with every file handle's absolute path (none relative).
+     *
      * @return the complete file content (header, body, CRC trailer) of {@code metadata}
      * @throws IllegalArgumentException if a state handle has no stream (a bug in whoever built the metadata)
      */
     public byte[] serialize(CheckpointMetadata metadata) {
+        return serialize(metadata, null);
+    }
+
+    /**
+     * Encodes {@code metadata} for a {@code _metadata} file in {@code directory}: a state file inside that
+     * directory (or below it) that has a CRC32 is named by its path relative to it, so the directory can be
+     * moved or copied and still restores; any other file keeps its absolute path.
+     *
+     * @param directory the directory the {@code _metadata} file is written to, or null for absolute paths only
+     * @return the complete file content (header, body, CRC trailer) of {@code metadata}
+     * @throws IllegalArgumentException if a state handle has no stream (a bug in whoever built the metadata)
+     */
+    public byte[] serialize(CheckpointMetadata metadata, Path directory) {
+        Path base = directory == null ? null : directory.toAbsolutePath().normalize();
         ByteArrayOutputStream bodyBytes = new ByteArrayOutputStream(1024);
         try (DataOutputStream body = new DataOutputStream(bodyBytes)) {
-            writeBody(metadata, body);
+            writeBody(metadata, base, body);
         } catch (IOException e) {
             throw new IllegalStateException("in-memory write failed", e);
         }
@@ -78,10 +99,11 @@ public final class MetadataSerializer {
 
     /**
      * Decodes and validates a complete {@code _metadata} file, checking in this order: length, magic,
-     * version, body length, CRC, then the structure of the body.
+     * version, body length, CRC, then the structure of the body. Relative file paths (version 5) are resolved
+     * against {@code source}'s directory.
      *
      * @param bytes the file content
-     * @param source the file, named in errors
+     * @param source the file's path, named in errors; relative state file paths resolve against its directory
      * @return the metadata
      * @throws IOException naming {@code source}, the problem and that the checkpoint cannot be used, if
      *         the file is truncated, has a wrong magic number, an unknown version, a CRC mismatch or a
@@ -119,8 +141,9 @@ public final class MetadataSerializer {
             throw corrupt(source, String.format("is corrupt: CRC32 mismatch (stored 0x%08X, computed 0x%08X)",
                     stored, (int) crc.getValue()));
         }
+        Path base = Path.of(source).toAbsolutePath().normalize().getParent();
         try (DataInputStream body = new DataInputStream(new ByteArrayInputStream(bytes, HEADER_BYTES, bodyLength))) {
-            CheckpointMetadata metadata = readBody(body, version);
+            CheckpointMetadata metadata = readBody(body, version, base);
             if (body.available() != 0) {
                 throw new IOException(body.available() + " bytes left over after the last operator");
             }
@@ -132,7 +155,7 @@ public final class MetadataSerializer {
         }
     }
 
-    private static void writeBody(CheckpointMetadata m, DataOutputStream out) throws IOException {
+    private static void writeBody(CheckpointMetadata m, Path base, DataOutputStream out) throws IOException {
         out.writeLong(m.checkpointId());
         writeString(m.jobName(), out);
         out.writeLong(m.timestamp());
@@ -158,7 +181,7 @@ public final class MetadataSerializer {
                         writeString(s.getKey(), out);
                         writeLongs(s.getValue(), out);
                     }
-                    writeStreamHandle(h.delegate(), where, out);
+                    writeStreamHandle(h.delegate(), where, base, out);
                 }
                 List<KeyGroupsStateHandle> keyed = e.getValue().keyedState();
                 out.writeInt(keyed.size());
@@ -166,10 +189,10 @@ public final class MetadataSerializer {
                     out.writeInt(h.range().start());
                     out.writeInt(h.range().end());
                     writeLongs(h.offsets(), out);
-                    writeStreamHandle(h.delegate(), where, out);
+                    writeStreamHandle(h.delegate(), where, base, out);
                 }
-                writeChannelState(e.getValue().inputChannelState(), where, out);
-                writeChannelState(e.getValue().resultSubpartitionState(), where, out);
+                writeChannelState(e.getValue().inputChannelState(), where, base, out);
+                writeChannelState(e.getValue().resultSubpartitionState(), where, base, out);
             }
         }
         // version 3: master hook states, inline, sorted by hook id
@@ -185,27 +208,28 @@ public final class MetadataSerializer {
     }
 
     /** Version 2: in-flight data of unaligned checkpoints, per channel. */
-    private static void writeChannelState(List<ChannelStateHandle> handles, String where, DataOutputStream out) throws IOException {
+    private static void writeChannelState(List<ChannelStateHandle> handles, String where, Path base, DataOutputStream out)
+            throws IOException {
         out.writeInt(handles.size());
         for (ChannelStateHandle h : handles) {
             out.writeInt(h.channel());
             out.writeLong(h.dataBytes());
-            writeStreamHandle(h.delegate(), where, out);
+            writeStreamHandle(h.delegate(), where, base, out);
         }
     }
 
-    private static List<ChannelStateHandle> readChannelState(DataInputStream in, int version) throws IOException {
+    private static List<ChannelStateHandle> readChannelState(DataInputStream in, int version, Path base) throws IOException {
         int count = readCount(in, "channel state handle count");
         List<ChannelStateHandle> handles = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int channel = in.readInt();
             long dataBytes = in.readLong();
-            handles.add(new ChannelStateHandle(channel, readStreamHandle(in, version), dataBytes));
+            handles.add(new ChannelStateHandle(channel, readStreamHandle(in, version, base), dataBytes));
         }
         return handles;
     }
 
-    private static CheckpointMetadata readBody(DataInputStream in, int version) throws IOException {
+    private static CheckpointMetadata readBody(DataInputStream in, int version, Path base) throws IOException {
         long checkpointId = in.readLong();
         String jobName = readString(in);
         long timestamp = in.readLong();
@@ -228,16 +252,16 @@ public final class MetadataSerializer {
                     for (int i = 0; i < stateCount; i++) {
                         offsets.put(readString(in), readLongs(in));
                     }
-                    opHandles.add(new OperatorStateHandle(offsets, readStreamHandle(in, version)));
+                    opHandles.add(new OperatorStateHandle(offsets, readStreamHandle(in, version, base)));
                 }
                 int keyedCount = readCount(in, "keyed state handle count");
                 List<KeyGroupsStateHandle> keyed = new ArrayList<>(keyedCount);
                 for (int h = 0; h < keyedCount; h++) {
                     KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
-                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in, version)));
+                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in, version, base)));
                 }
-                List<ChannelStateHandle> input = version >= 2 ? readChannelState(in, version) : List.of();
-                List<ChannelStateHandle> output = version >= 2 ? readChannelState(in, version) : List.of();
+                List<ChannelStateHandle> input = version >= 2 ? readChannelState(in, version, base) : List.of();
+                List<ChannelStateHandle> output = version >= 2 ? readChannelState(in, version, base) : List.of();
                 if (subtasks.put(index, new OperatorSubtaskState(opHandles, keyed, input, output)) != null) {
                     throw new IOException("operator " + operatorId + " lists subtask " + index + " twice");
                 }
@@ -259,12 +283,18 @@ public final class MetadataSerializer {
         return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators, masters);
     }
 
-    private static void writeStreamHandle(StreamStateHandle handle, String where, DataOutputStream out) throws IOException {
+    private static void writeStreamHandle(StreamStateHandle handle, String where, Path base, DataOutputStream out)
+            throws IOException {
         if (handle == null) {
             throw new IllegalArgumentException(where + " has a state handle without a stream");
         }
         OptionalInt crc = handle.crc32();
-        if (handle instanceof FileStateHandle f) {
+        String relative = handle instanceof FileStateHandle f && crc.isPresent() ? relativeInside(base, f.path()) : null;
+        if (relative != null) {
+            out.writeByte(HANDLE_RELATIVE_FILE_CRC32);
+            writeString(relative, out);
+            out.writeLong(handle.size());
+        } else if (handle instanceof FileStateHandle f) {
             out.writeByte(crc.isPresent() ? HANDLE_FILE_CRC32 : HANDLE_FILE);
             writeString(f.path(), out);
             out.writeLong(f.size());
@@ -279,12 +309,40 @@ public final class MetadataSerializer {
         }
     }
 
-    private static StreamStateHandle readStreamHandle(DataInputStream in, int version) throws IOException {
+    /** @return {@code path} relative to {@code base} with '/' separators if it lies below {@code base}, else null */
+    private static String relativeInside(Path base, String path) {
+        if (base == null) {
+            return null;
+        }
+        Path p = Path.of(path).toAbsolutePath().normalize();
+        if (!p.startsWith(base) || p.equals(base)) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Path part : base.relativize(p)) {
+            sb.append(sb.length() == 0 ? "" : "/").append(part);
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code relative} resolved against {@code base}; it must stay inside {@code base} */
+    private static String resolveInside(Path base, String relative) throws IOException {
+        Path p = base.resolve(relative).normalize();
+        if (relative.isEmpty() || Path.of(relative).isAbsolute() || !p.startsWith(base) || p.equals(base)) {
+            throw new IOException("relative state file path '" + relative + "' does not name a file inside " + base);
+        }
+        return p.toString();
+    }
+
+    private static StreamStateHandle readStreamHandle(DataInputStream in, int version, Path base) throws IOException {
         byte kind = in.readByte();
-        if (version < 4 && (kind == HANDLE_FILE_CRC32 || kind == HANDLE_INLINE_CRC32)) {
+        if (version < 4 && (kind == HANDLE_FILE_CRC32 || kind == HANDLE_INLINE_CRC32)
+                || version < 5 && kind == HANDLE_RELATIVE_FILE_CRC32) {
             throw new IOException("stream handle kind " + kind + " does not exist in format version " + version);
         }
         return switch (kind) {
+            case HANDLE_RELATIVE_FILE_CRC32 -> new FileStateHandle(resolveInside(base, readString(in)), readSize(in),
+                    OptionalInt.of(in.readInt()));
             case HANDLE_FILE -> new FileStateHandle(readString(in), readSize(in));
             case HANDLE_INLINE -> new ByteStreamStateHandle(readInline(in));
             case HANDLE_FILE_CRC32 -> new FileStateHandle(readString(in), readSize(in), OptionalInt.of(in.readInt()));

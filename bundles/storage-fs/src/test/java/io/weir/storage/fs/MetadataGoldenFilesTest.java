@@ -109,9 +109,84 @@ class MetadataGoldenFilesTest {
     }
 
     @Test
+    void version5ResolvesRelativePathsAgainstWhereTheMetadataIsNow() throws Exception {
+        // written in /tmp/savepoint-golden-job-0a1b2c/, read as if that directory had been moved to /data/moved/sp/
+        CheckpointMetadata m = serializer.deserialize(golden("v5.metadata"), "/data/moved/sp/_metadata");
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("""
+                5 golden-job 1700000000456 false
+                master split-enumerator [4, 2]
+                counter 2 128
+                  0
+                    keyed KeyGroupRange[start=0, end=1][8, 100] file /data/moved/sp/b-uuid 250 bytes crc32=CAFEBABE
+                  1
+                    keyed KeyGroupRange[start=2, end=2][8] file /data/moved/sp/sub/d-uuid 8 bytes crc32=00000001
+                source 1 128
+                  0
+                    op splits=[8] file /elsewhere/a-uuid 12345 bytes crc32=12345678
+                    op offsets=[0] file /tmp/savepoint-golden-job-0a1b2c/e-uuid 64 bytes
+                """);
+    }
+
+    @Test
     void theWriterStillProducesTheCurrentVersionsGoldenBytes() throws Exception {
-        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(4);
-        assertThat(serializer.serialize(version4Sample())).isEqualTo(golden("v4.metadata"));
+        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(5);
+        assertThat(serializer.serialize(version5Sample(), java.nio.file.Path.of(VERSION5_DIRECTORY)))
+                .isEqualTo(golden("v5.metadata"));
+    }
+
+    @Test
+    void relativeHandleKindIsRejectedInOlderVersions() throws Exception {
+        byte[] v5 = golden("v5.metadata");
+        java.nio.ByteBuffer.wrap(v5).putInt(4, 4);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(v5, 0, v5.length - 4);
+        java.nio.ByteBuffer.wrap(v5).putInt(v5.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> serializer.deserialize(v5, "v5-as-v4"))
+                .hasMessageContaining("v5-as-v4").hasMessageContaining("does not exist in format version 4");
+    }
+
+    @Test
+    void aRelativePathLeavingTheMetadataDirectoryIsRejected() throws Exception {
+        CheckpointMetadata escaping = new CheckpointMetadata(1, "j", 1L, false, Map.of("op", new OperatorState("op", 1, 128,
+                Map.of(0, new OperatorSubtaskState(List.of(new OperatorStateHandle(Map.of(),
+                        new FileStateHandle("/base/x-uuid", 1, OptionalInt.of(7)))), List.of())))));
+        byte[] bytes = serializer.serialize(escaping, java.nio.file.Path.of("/base"));
+        // rewrite the relative name "x-uuid" (6 bytes) to "../x/y", same length, and fix the CRC
+        String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).replace("x-uuid", "../x/y");
+        byte[] forged = text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(forged, 0, forged.length - 4);
+        java.nio.ByteBuffer.wrap(forged).putInt(forged.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> serializer.deserialize(forged, "/base/_metadata"))
+                .hasMessageContaining("'../x/y' does not name a file inside /base");
+    }
+
+    /** Where {@link #version5Sample()}'s {@code _metadata} was written. */
+    static final String VERSION5_DIRECTORY = "/tmp/savepoint-golden-job-0a1b2c";
+
+    /**
+     * What {@code v5.metadata} holds, written for a {@code _metadata} in {@link #VERSION5_DIRECTORY}: two
+     * checksummed files inside it (one in a subdirectory; relative, kind 5), a checksummed file outside it
+     * (absolute, kind 3) and an unchecksummed file inside it (absolute, kind 1: only checksummed files are
+     * made relative), and one master state.
+     */
+    static CheckpointMetadata version5Sample() {
+        OperatorStateHandle outside = new OperatorStateHandle(Map.of("splits", new long[] {8}),
+                new FileStateHandle("/elsewhere/a-uuid", 12_345, OptionalInt.of(0x12345678)));
+        OperatorStateHandle unchecked = new OperatorStateHandle(Map.of("offsets", new long[] {0}),
+                new FileStateHandle(VERSION5_DIRECTORY + "/e-uuid", 64));
+        KeyGroupsStateHandle keyed0 = new KeyGroupsStateHandle(new KeyGroupRange(0, 1), new long[] {8, 100},
+                new FileStateHandle(VERSION5_DIRECTORY + "/b-uuid", 250, OptionalInt.of(0xCAFEBABE)));
+        KeyGroupsStateHandle keyed1 = new KeyGroupsStateHandle(new KeyGroupRange(2, 2), new long[] {8},
+                new FileStateHandle(VERSION5_DIRECTORY + "/sub/d-uuid", 8, OptionalInt.of(1)));
+        OperatorState source = new OperatorState("source", 1, 128, Map.of(
+                0, new OperatorSubtaskState(List.of(outside, unchecked), List.of())));
+        OperatorState counter = new OperatorState("counter", 2, 128, Map.of(
+                0, new OperatorSubtaskState(List.of(), List.of(keyed0)),
+                1, new OperatorSubtaskState(List.of(), List.of(keyed1))));
+        return new CheckpointMetadata(5, "golden-job", 1_700_000_000_456L, false,
+                Map.of("source", source, "counter", counter),
+                List.of(new MasterState("split-enumerator", new byte[] {4, 2})));
     }
 
     @Test
