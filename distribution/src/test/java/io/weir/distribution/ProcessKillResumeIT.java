@@ -31,6 +31,10 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.weir.distribution.WeirProcesses.committedFiles;
+import static io.weir.distribution.WeirProcesses.describe;
+import static io.weir.distribution.WeirProcesses.killWithDescendants;
+import static io.weir.distribution.WeirProcesses.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
@@ -304,32 +308,7 @@ class ProcessKillResumeIT {
         }
     }
 
-    /** Committed (visible) sink files: {@code part-*.jsonl}. */
-    static List<Path> committedFiles(Path out) throws IOException {
-        if (!Files.isDirectory(out)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(out)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("part-") && p.getFileName().toString().endsWith(".jsonl"))
-                    .sorted().toList();
-        }
-    }
 
-    /** Every row of every committed file, parsed. */
-    static List<JsonObject> rows(Path out) throws IOException {
-        List<JsonObject> rows = new ArrayList<>();
-        for (Path file : committedFiles(out)) {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                try (JsonReader r = Json.createReader(new StringReader(line))) {
-                    rows.add(r.readObject());
-                }
-            }
-        }
-        return rows;
-    }
 
     private Process start(Path job, Path stdout, Path stderr, String... options) throws IOException {
         List<String> command = new ArrayList<>(List.of(WEIR.toString(), "run", job.toString()));
@@ -349,23 +328,5 @@ class ProcessKillResumeIT {
         return new Run(p.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8), Files.readString(stderr, StandardCharsets.UTF_8));
     }
 
-    /** SIGKILL ({@link Process#destroyForcibly()} on Linux) to the process and its descendants; waits up to 10 s for all to end. */
-    static void killWithDescendants(Process p) throws InterruptedException {
-        List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-        all.forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        all.add(p.toHandle());
-        for (ProcessHandle h : all) {
-            try {
-                h.onExit().get(10, TimeUnit.SECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new AssertionError("process " + h.pid() + " did not die within 10 s of SIGKILL", e);
-            }
-        }
-    }
 
-    static String describe(Process p, Path stdout, Path stderr) throws IOException {
-        return (p.isAlive() ? "running" : "exit " + p.exitValue()) + "\n--- stdout ---\n" + Files.readString(stdout, StandardCharsets.UTF_8)
-                + "\n--- stderr ---\n" + Files.readString(stderr, StandardCharsets.UTF_8);
-    }
 }

@@ -47,8 +47,8 @@ class SavepointRelocationIT {
         Path stderr = work.resolve(name + "-stderr.txt");
         Process p = start(job, stdout, stderr, options);
         if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            ProcessKillResumeIT.killWithDescendants(p);
-            throw new AssertionError("bin/weir run did not end within 90 s: " + ProcessKillResumeIT.describe(p, stdout, stderr));
+            WeirProcesses.killWithDescendants(p);
+            throw new AssertionError("bin/weir run did not end within 90 s: " + WeirProcesses.describe(p, stdout, stderr));
         }
         return new ProcessKillResumeIT.Run(p.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
                 Files.readString(stderr, StandardCharsets.UTF_8));
@@ -69,13 +69,13 @@ class SavepointRelocationIT {
         try {
             await("a completed checkpoint and a committed part file").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> !first.isAlive() || (ProcessKillResumeIT.latestCompletedCheckpoint(jobDir).isPresent()
-                            && !ProcessKillResumeIT.committedFiles(out).isEmpty()));
+                            && !WeirProcesses.committedFiles(out).isEmpty()));
             assertThat(first.isAlive()).as("first run ended before it could be killed: %s",
-                    ProcessKillResumeIT.describe(first, out1, err1)).isTrue();
+                    WeirProcesses.describe(first, out1, err1)).isTrue();
         } finally {
-            ProcessKillResumeIT.killWithDescendants(first);
+            WeirProcesses.killWithDescendants(first);
         }
-        long committed = ProcessKillResumeIT.rows(out).size();
+        long committed = WeirProcesses.rows(out).size();
         long latest = ProcessKillResumeIT.latestCompletedCheckpoint(jobDir).orElseThrow();
         assertThat(committed).isBetween(1L, (long) ProcessKillResumeIT.RECORDS - 1);
 
