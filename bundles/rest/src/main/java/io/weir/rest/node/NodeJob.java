@@ -34,6 +34,10 @@ public final class NodeJob implements JobListener {
     private volatile long endTime = -1;
     /** Written once when the result completes. */
     private volatile JobResult result;
+    /** What the registry keeps of the job (spec, base directory, overrides, submit time); set at construction. */
+    private final JobRecord submitted;
+    /** Called after every status change, on the thread that made it (the node persists the job). */
+    private final Runnable onChange;
 
     /**
      * @param id the job id, 32 lower-case hex digits
@@ -41,18 +45,49 @@ public final class NodeJob implements JobListener {
      * @param clock milliseconds since the epoch
      */
     NodeJob(String id, JobGraph graph, LongSupplier clock) {
-        this.id = id;
+        this(graph, clock, new JobRecord(id, graph.name(), "{}", "/", java.util.Map.of(), JobStatus.CREATED,
+                clock.getAsLong(), -1, null), () -> { });
+    }
+
+    /**
+     * @param graph the validated job (for a job that cannot be parsed any more: a graph without operators)
+     * @param clock milliseconds since the epoch
+     * @param submitted what the registry keeps of the job; its id, name and submit time are this job's
+     * @param onChange called after every status change of the job
+     */
+    NodeJob(JobGraph graph, LongSupplier clock, JobRecord submitted, Runnable onChange) {
+        this.id = submitted.id();
         this.graph = graph;
         this.clock = clock;
-        this.startTime = clock.getAsLong();
+        this.startTime = submitted.submitTime();
+        this.submitted = submitted;
+        this.onChange = onChange;
+    }
+
+    /** Attaches the engine's handle; {@code endedAt} is the end time to report if the handle has already ended (history), else -1. */
+    void attach(JobHandle jobHandle, long endedAt) {
+        this.handle = jobHandle;
+        jobHandle.result().whenComplete((r, e) -> {
+            endTime = endedAt >= 0 && jobHandle instanceof EndedJob ? endedAt : clock.getAsLong();
+            result = r;
+            onChange.run();
+        });
     }
 
     void attach(JobHandle jobHandle) {
-        this.handle = jobHandle;
-        jobHandle.result().whenComplete((r, e) -> {
-            endTime = clock.getAsLong();
-            result = r;
-        });
+        attach(jobHandle, -1);
+    }
+
+    /** @return the registry record of the job as it is now, or null while it has no handle yet */
+    JobRecord record() {
+        JobHandle h = handle;
+        if (h == null) {
+            return null;
+        }
+        JobResult r = result;
+        JobStatus status = r != null ? r.status() : h.status();
+        String failure = r == null || r.failure() == null ? null : String.valueOf(r.failure());
+        return submitted.withStatus(status, r == null ? -1 : endTime, failure);
     }
 
     /** @return the job id (32 lower-case hex digits, like Flink's JobID) */
@@ -126,6 +161,7 @@ public final class NodeJob implements JobListener {
     @Override
     public void onStatusChange(String jobName, JobStatus from, JobStatus to) {
         LOG.info("Job {} ({}) changed status {} -> {}", jobName, id, from, to);
+        onChange.run();
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.weir.rest.node;
 
 import io.weir.core.engine.Engine;
+import io.weir.core.config.Configuration;
 import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobStatus;
 import io.weir.core.job.InvalidJobException;
 import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobSpecParser;
@@ -23,8 +25,13 @@ import java.util.function.LongSupplier;
 /**
  * The jobs of this node: submits job specs to the {@link Engine}, gives each job a 32-hex id (like
  * Flink's JobID), and finds, lists and cancels them. Jobs run side by side on the one engine; a
- * job failing or being cancelled changes only its own entry. Ended jobs stay listed (with their
- * final status) until the node stops; nothing is persisted yet.
+ * job failing or being cancelled changes only its own entry.
+ *
+ * <p>With a {@link JobRegistry}, every job is written to it on submit and on every status change;
+ * {@link #recover} (at node start) submits again, with the same id, every job that had not ended,
+ * and lists the ended ones as history. After {@link #close} (the node stopping) nothing is written
+ * any more, so the jobs the stopping engine cancels stay RUNNING in the registry and resume on the
+ * next start. Without a registry, ended jobs stay listed until the node stops.
  *
  * <p>Thread-safe: the job table is a concurrent map; a submit of a name that is already running
  * is refused by the engine's own atomic name reservation, so two concurrent submits of one name
@@ -41,6 +48,10 @@ public final class NodeJobs {
     private final SecureRandom random = new SecureRandom();
     /** By id. */
     private final Map<String, NodeJob> jobs = new ConcurrentHashMap<>();
+    /** Null: nothing is persisted. */
+    private final JobRegistry registry;
+    /** Set once by {@link #close}; from then on nothing is written to the registry. */
+    private volatile boolean closed;
 
     /**
      * @param engine runs the jobs
@@ -50,6 +61,20 @@ public final class NodeJobs {
      * @param clock milliseconds since the epoch
      */
     public NodeJobs(Engine engine, PluginRegistry plugins, JsonProvider json, PluginWait pluginWait, LongSupplier clock) {
+        this(engine, plugins, json, pluginWait, clock, null);
+    }
+
+    /**
+     * @param engine runs the jobs
+     * @param plugins the installed plugins, for the job parser
+     * @param json the JSON-P provider for the job parser
+     * @param pluginWait waits for plugin types still being installed (FileInstall) before parsing
+     * @param clock milliseconds since the epoch
+     * @param registry where the jobs are persisted, or null for none
+     */
+    public NodeJobs(Engine engine, PluginRegistry plugins, JsonProvider json, PluginWait pluginWait, LongSupplier clock,
+            JobRegistry registry) {
+        this.registry = registry;
         this.engine = engine;
         this.parser = new JobSpecParser(plugins, json);
         this.pluginWait = pluginWait;
@@ -68,6 +93,10 @@ public final class NodeJobs {
      * @throws JobConflictException if a job of the same name is running on this node
      */
     public NodeJob submit(String spec, Path baseDirectory, Map<String, String> overrides) {
+        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong());
+    }
+
+    private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime) {
         JobGraph graph;
         try {
             pluginWait.await(spec);
@@ -83,7 +112,9 @@ public final class NodeJobs {
                 throw new JobConflictException(alreadyRunning(j));
             }
         }
-        NodeJob job = new NodeJob(newId(), graph, clock);
+        JobRecord submitted = new JobRecord(id, graph.name(), spec, baseDirectory.toString(), overrides,
+                JobStatus.CREATED, submitTime, -1, null);
+        NodeJob job = newJob(graph, submitted);
         JobHandle handle;
         try {
             handle = engine.submit(graph, job);
@@ -96,8 +127,109 @@ public final class NodeJobs {
         }
         job.attach(handle);
         jobs.put(job.id(), job);
+        persist(job);
         LOG.info("Submitted job {} as {} ({} operators)", graph.name(), job.id(), graph.vertices().size());
         return job;
+    }
+
+    private NodeJob newJob(JobGraph graph, JobRecord submitted) {
+        NodeJob[] self = new NodeJob[1];
+        self[0] = new NodeJob(graph, clock, submitted, () -> persist(self[0]));
+        return self[0];
+    }
+
+    /**
+     * Writes a job's current state to the registry. Serialized per job, and each write takes the
+     * state at the time of writing, so out-of-order callers still leave the newest state on disk.
+     * A failed write is logged, never thrown: the job keeps running.
+     */
+    private void persist(NodeJob job) {
+        if (registry == null || closed || job == null) {
+            return;
+        }
+        synchronized (job) {
+            JobRecord record = job.record();
+            if (record == null || closed) {
+                return;
+            }
+            try {
+                registry.write(record);
+            } catch (RuntimeException e) {
+                LOG.error("Job {} ({}): status {} not persisted; a node restart may not see it: {}", record.name(),
+                        record.id(), record.status(), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Reads the registry (at node start): every job that had not ended (CREATED, RUNNING,
+     * RESTARTING) is submitted again with its id, spec, base directory and overrides, so the engine
+     * resumes it from its latest checkpoint; ended jobs are listed as history. A job that cannot be
+     * resumed (its record is unreadable, its spec no longer parses, a plugin is missing, the engine
+     * refuses it) is marked FAILED with the reason and logged; the other jobs are unaffected.
+     *
+     * @return how many jobs were submitted again
+     * @throws IllegalStateException if this node has no registry
+     * @throws java.io.UncheckedIOException if the registry directory cannot be listed
+     */
+    public int recover() {
+        if (registry == null) {
+            throw new IllegalStateException("this node has no job registry");
+        }
+        int resumed = 0;
+        for (JobRegistry.Stored stored : registry.load()) {
+            if (closed) {
+                break;
+            }
+            if (jobs.containsKey(stored.id())) {
+                continue;
+            }
+            if (!stored.readable()) {
+                LOG.error("Job {} cannot be resumed: {}", stored.id(), stored.error());
+                JobRecord failed = new JobRecord(stored.id(), stored.id(), "{}", registry.directory().toString(),
+                        Map.of(), JobStatus.FAILED, clock.getAsLong(), clock.getAsLong(), stored.error());
+                addEnded(failed, true);
+                continue;
+            }
+            JobRecord r = stored.record();
+            if (r.status().isTerminal()) {
+                addEnded(r, false);
+                continue;
+            }
+            try {
+                start(r.id(), r.spec(), Path.of(r.baseDirectory()), r.overrides(), r.submitTime());
+                resumed++;
+                LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
+            } catch (RuntimeException e) {
+                String reason = "cannot resume after the node restarted: " + (e.getMessage() == null ? e : e.getMessage());
+                LOG.error("Job {} ({}) {}", r.name(), r.id(), reason);
+                addEnded(r.withStatus(JobStatus.FAILED, clock.getAsLong(), reason), true);
+            }
+        }
+        return resumed;
+    }
+
+    /** Lists an ended job (history, or one that could not be resumed); {@code write}: persist its record too. */
+    private void addEnded(JobRecord r, boolean write) {
+        JobGraph graph = new JobGraph(r.name(), Configuration.empty(), List.of(), List.of());
+        NodeJob job = new NodeJob(graph, clock, r, () -> { });
+        job.attach(new EndedJob(r.name(), r.status(), r.failure()), r.endTime());
+        jobs.put(r.id(), job);
+        if (write && registry != null && !closed) {
+            try {
+                registry.write(r);
+            } catch (RuntimeException e) {
+                LOG.error("Job {} ({}): status {} not persisted: {}", r.name(), r.id(), r.status(), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Stops writing to the registry (the node is stopping): the jobs the engine then cancels keep
+     * their last persisted status, RUNNING, and resume on the next node start. Idempotent.
+     */
+    public void close() {
+        closed = true;
     }
 
     private static String alreadyRunning(NodeJob j) {

@@ -3,9 +3,13 @@ package io.weir.rest.node;
 import io.weir.core.engine.Engine;
 import io.weir.core.plugin.PluginRegistry;
 import jakarta.json.spi.JsonProvider;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
@@ -13,25 +17,53 @@ import java.time.Duration;
  * Registers the node's {@link NodeJobs} as a service for the REST resources, once the engine and
  * the plugin registry are there. Immediate, so the job table lives as long as the bundle (a
  * delayed component would be disposed, with its jobs, whenever no resource uses it).
+ *
+ * <p>On activation it resumes the jobs of the registry in {@code <data-dir>/jobs} on a thread of
+ * its own (a job's plugins may still be being installed, and SCR's thread must not wait for them);
+ * on deactivation (the node stopping) it closes the registry before the engine cancels the jobs,
+ * so they stay RUNNING there and resume on the next start.
  */
 @Component(service = NodeJobsComponent.class, immediate = true)
 public final class NodeJobsComponent {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeJobsComponent.class);
     /** Longest wait for plugin types a submitted job names. */
     static final Duration PLUGIN_WAIT = Duration.ofSeconds(10);
+    /** The registry's directory inside the node's data directory. */
+    static final String JOBS_DIR = "jobs";
 
     private final NodeJobs jobs;
     private final PluginRegistry plugins;
+    private final Thread recovery;
 
     /**
+     * @param context the bundle's context, for the data directory
      * @param engine runs the jobs
      * @param plugins the installed plugins
      */
     @Activate
-    public NodeJobsComponent(@Reference Engine engine, @Reference PluginRegistry plugins) {
+    public NodeJobsComponent(BundleContext context, @Reference Engine engine, @Reference PluginRegistry plugins) {
         JsonProvider json = JsonProvider.provider();
         this.plugins = plugins;
+        JobRegistry registry = new JobRegistry(NodeProperties.dataDir(context).resolve(JOBS_DIR), json);
         this.jobs = new NodeJobs(engine, plugins, json, new RegistryPluginWait(plugins, json, PLUGIN_WAIT),
-                System::currentTimeMillis);
+                System::currentTimeMillis, registry);
+        this.recovery = new Thread(() -> {
+            try {
+                int resumed = jobs.recover();
+                LOG.info("Job registry {}: {} job(s) resumed", registry.directory(), resumed);
+            } catch (RuntimeException e) {
+                LOG.error("Cannot read the job registry {}; no job was resumed: {}", registry.directory(), e.getMessage(), e);
+            }
+        }, "weir-node-recovery");
+        recovery.setDaemon(true);
+        recovery.start();
+    }
+
+    /** Stops persisting (before the engine cancels the jobs) and stops a recovery still under way. */
+    @Deactivate
+    void deactivate() {
+        jobs.close();
+        recovery.interrupt();
     }
 
     /** @return the node's jobs */

@@ -1,0 +1,133 @@
+package io.weir.rest.node;
+
+import io.weir.core.engine.JobStatus;
+import jakarta.json.spi.JsonProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The node's jobs with a registry: what is persisted, and what a restarted node makes of it. */
+class NodeJobsRecoveryTest {
+    @TempDir
+    Path dir;
+
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+    private final Path base = Path.of("/tmp");
+
+    private JobRegistry registry() {
+        return new JobRegistry(dir.resolve("jobs"), JsonProvider.provider());
+    }
+
+    private NodeJobs node(TestEngine engine) {
+        return new NodeJobs(engine, TestPlugins.registry(), JsonProvider.provider(), PluginWait.NONE, clock::get, registry());
+    }
+
+    private JobRecord stored(String id) {
+        return registry().load().stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow().record();
+    }
+
+    @Test
+    void submitPersistsSpecOverridesAndStatusAndEveryEndIsPersisted() {
+        TestEngine engine = new TestEngine();
+        NodeJobs jobs = node(engine);
+        String spec = TestPlugins.job("a", 2);
+        NodeJob a = jobs.submit(spec, base, Map.of("execution.checkpointing.interval", "5 s"));
+        NodeJob b = jobs.submit(TestPlugins.job("b", 1), base, Map.of());
+
+        JobRecord r = stored(a.id());
+        assertThat(r.status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(r.spec()).isEqualTo(spec);
+        assertThat(r.overrides()).isEqualTo(Map.of("execution.checkpointing.interval", "5 s"));
+        assertThat(r.baseDirectory()).isEqualTo("/tmp");
+        assertThat(r.submitTime()).isEqualTo(1_000_000);
+
+        clock.set(1_005_000);
+        engine.fail("a", new IllegalStateException("disk full"), 3);
+        jobs.cancel(b.id());
+
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.FAILED);
+        assertThat(stored(a.id()).failure()).contains("disk full");
+        assertThat(stored(a.id()).endTime()).isEqualTo(1_005_000);
+        assertThat(stored(b.id()).status()).isEqualTo(JobStatus.CANCELED);
+    }
+
+    @Test
+    void aRestartedNodeResumesUnendedJobsWithTheirIdsAndListsEndedOnesAsHistory() {
+        TestEngine before = new TestEngine();
+        NodeJobs first = node(before);
+        NodeJob running = first.submit(TestPlugins.job("running", 1), base, Map.of());
+        NodeJob done = first.submit(TestPlugins.job("done", 1), base, Map.of());
+        before.finish("done");
+
+        TestEngine after = new TestEngine();
+        NodeJobs second = node(after);
+        int resumed = second.recover();
+
+        assertThat(resumed).isEqualTo(1);
+        assertThat(after.submitted).containsExactly("running");
+        assertThat(second.find(running.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(second.find(running.id()).startTime()).as("the first submit time").isEqualTo(1_000_000);
+        assertThat(second.find(done.id()).status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(second.list()).extracting(NodeJob::id).containsExactlyInAnyOrder(running.id(), done.id());
+    }
+
+    @Test
+    void stoppingTheNodeLeavesItsCancelledJobsRunningInTheRegistry() {
+        TestEngine engine = new TestEngine();
+        NodeJobs jobs = node(engine);
+        NodeJob a = jobs.submit(TestPlugins.job("a", 1), base, Map.of());
+
+        jobs.close();
+        engine.jobs.get("a").cancel(); // the stopping engine cancels its jobs
+
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+        TestEngine after = new TestEngine();
+        node(after).recover();
+        assertThat(after.submitted).containsExactly("a");
+    }
+
+    @Test
+    void aCorruptRecordMarksThatJobFailedAndTheOthersResume() throws Exception {
+        NodeJobs first = node(new TestEngine());
+        NodeJob a = first.submit(TestPlugins.job("a", 1), base, Map.of());
+        NodeJob b = first.submit(TestPlugins.job("b", 1), base, Map.of());
+        Files.writeString(dir.resolve("jobs").resolve(a.id()).resolve("job.json"), "{\"format\": 1, \"id");
+
+        TestEngine after = new TestEngine();
+        NodeJobs second = node(after);
+        second.recover();
+
+        assertThat(after.submitted).containsExactly("b");
+        NodeJob failed = second.find(a.id());
+        assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(String.valueOf(failed.result().failure())).contains("cannot read the registry record");
+        assertThat(stored(a.id()).status()).as("rewritten as FAILED").isEqualTo(JobStatus.FAILED);
+        assertThat(second.find(b.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void aJobWhoseSpecNoLongerParsesIsFailedWithTheParsersMessage() {
+        NodeJobs first = node(new TestEngine());
+        NodeJob a = first.submit(TestPlugins.job("a", 1), base, Map.of());
+        NodeJob b = first.submit(TestPlugins.job("b", 1), base, Map.of());
+        // the plugin of a's spec is gone, as after uninstalling it: rewrite the spec to name another type
+        registry().write(new JobRecord(a.id(), "a", TestPlugins.job("a", 1).replace("numbers", "gone"), "/tmp",
+                Map.of(), JobStatus.RUNNING, 1_000_000, -1, null));
+
+        TestEngine after = new TestEngine();
+        NodeJobs second = node(after);
+        second.recover();
+
+        assertThat(after.submitted).containsExactly("b");
+        assertThat(second.find(a.id()).status()).isEqualTo(JobStatus.FAILED);
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.FAILED);
+        assertThat(stored(a.id()).failure()).contains("cannot resume after the node restarted").contains("gone");
+        assertThat(second.find(b.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+}
