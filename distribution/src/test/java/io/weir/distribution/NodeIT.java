@@ -173,6 +173,61 @@ class NodeIT {
                 .doesNotContain("\n").doesNotContain("Exception");
     }
 
+    @Test
+    void aKilledOrStoppedNodeResumesItsRunningJobWithTheSameIdAndItCommitsExactlyOnce() throws Exception {
+        int port = freePort();
+        String url = "http://127.0.0.1:" + port;
+        Path data = work.resolve("data");
+        Process node = startNode(port, data, "node");
+        awaitListening(node, port, "node");
+
+        Path input = work.resolve("slow.jsonl");
+        Map<String, Truth> truth = writeFlights(input, 16_000);
+        Path out = work.resolve("out-slow");
+        Path job = writeJob("slow", input, work.resolve("cp"), out, 3); // ~24 s of work: it runs through both restarts
+        Run submit = weir("submit", job.toString(), "--node", url, "--data-dir", data.toString());
+        assertThat(submit.exitCode()).as(submit.toString()).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("as ([0-9a-f]{32})").matcher(submit.out());
+        assertThat(m.find()).as(submit.toString()).isTrue();
+        String id = m.group(1);
+        Path record = data.resolve("jobs").resolve(id).resolve("job.json");
+        awaitCheckpoint(url, id);
+
+        // kill -9 the node's whole process tree: the registry still says RUNNING
+        WeirProcesses.killWithDescendants(node);
+        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("RUNNING");
+
+        Process second = startNode(port, data, "node2");
+        awaitListening(second, port, "node2");
+        await("job " + id + " resumed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> get(url + "/jobs").getJsonArray("jobs").stream().map(v -> v.asJsonObject())
+                        .anyMatch(j -> j.getString("id").equals(id)));
+        assertThat(get(url + "/jobs/" + id).getString("state")).as("resumed with the same id").isIn("RUNNING", "FINISHED");
+        await("job " + id + " restored from its checkpoint").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> get(url + "/jobs/" + id + "/checkpoints").getJsonObject("counts").getJsonNumber("restored").longValue() > 0);
+        awaitCheckpoint(url, id);
+
+        // SIGTERM: a clean stop cancels the job but leaves it RUNNING in the registry
+        second.destroy();
+        assertThat(second.waitFor(20, TimeUnit.SECONDS)).as("node stopped within 20 s of SIGTERM").isTrue();
+        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("RUNNING");
+
+        Process third = startNode(port, data, "node3");
+        awaitListening(third, port, "node3");
+        await("job " + id + " FINISHED").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> get(url + "/jobs").getJsonArray("jobs").stream().map(v -> v.asJsonObject())
+                        .anyMatch(j -> j.getString("id").equals(id) && List.of("FINISHED", "FAILED", "CANCELED").contains(j.getString("status"))));
+        assertThat(state(url, id)).isEqualTo("FINISHED");
+        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("FINISHED");
+        assertExactlyOnce(out, truth);
+        LOG.info("Job {} survived kill -9 and SIGTERM of its node; {} rows committed exactly once", id, rows(out).size());
+    }
+
+    private void awaitCheckpoint(String url, String id) {
+        await("a checkpoint of " + id).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> get(url + "/jobs/" + id + "/checkpoints").getJsonObject("counts").getInt("completed") > 0);
+    }
+
     private Process startNode(int port, Path data, String name) throws IOException {
         Process p = new ProcessBuilder(WEIR.toString(), "node", "--port", String.valueOf(port), "--data-dir", data.toString())
                 .directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
@@ -183,11 +238,15 @@ class NodeIT {
     }
 
     private void awaitListening(Process node, int port) throws IOException {
-        Path stdout = work.resolve("node-stdout.txt");
+        awaitListening(node, port, "node");
+    }
+
+    private void awaitListening(Process node, int port, String name) throws IOException {
+        Path stdout = work.resolve(name + "-stdout.txt");
         await("node listening on " + port).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !node.isAlive() || Files.readString(stdout).contains("Weir node listening on http://127.0.0.1:" + port));
         assertThat(node.isAlive()).as("node died: %s %s", Files.readString(stdout),
-                Files.readString(work.resolve("node-stderr.txt"))).isTrue();
+                Files.readString(work.resolve(name + "-stderr.txt"))).isTrue();
     }
 
     private Process weirAsync(String name, String... args) throws IOException {
