@@ -85,7 +85,8 @@ public final class Launcher {
     @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
             description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix.",
             subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class,
-                NodeCommands.Cancel.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
+                NodeCommands.Cancel.class, OperationCommands.Checkpoint.class,
+                OperationCommands.Savepoint.class, OperationCommands.Stop.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
     static final class Weir implements Callable<Integer> {
         final CommandExecutor executor;
         /** Client commands' output. */

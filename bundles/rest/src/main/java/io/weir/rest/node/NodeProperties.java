@@ -12,6 +12,12 @@ public final class NodeProperties {
     /** The node's data directory (key, admin token; default base directory of submitted jobs). */
     public static final String DATA_DIR = "weir.node.data-dir";
 
+    /**
+     * The directory savepoint targets in REST requests must lie in (absolute); default
+     * {@code <data-dir>/savepoints}.
+     */
+    public static final String SAVEPOINT_DIR = "weir.node.savepoint-dir";
+
     private NodeProperties() {
     }
 
@@ -22,6 +28,17 @@ public final class NodeProperties {
     public static Path dataDir(BundleContext context) {
         String dir = context.getProperty(DATA_DIR);
         Path path = dir == null || dir.isBlank() ? Path.of(System.getProperty("user.home"), ".weir", "node") : Path.of(dir);
+        return path.toAbsolutePath().normalize();
+    }
+
+    /**
+     * @param context any bundle's context
+     * @return the savepoint directory: {@value #SAVEPOINT_DIR}, else {@code savepoints/} under {@link #dataDir}
+     *         (absolute, normalized)
+     */
+    public static Path savepointDir(BundleContext context) {
+        String dir = context.getProperty(SAVEPOINT_DIR);
+        Path path = dir == null || dir.isBlank() ? dataDir(context).resolve("savepoints") : Path.of(dir);
         return path.toAbsolutePath().normalize();
     }
 }

@@ -3,6 +3,7 @@ package io.weir.rest.resource;
 import io.weir.rest.node.JobConflictException;
 import io.weir.rest.node.JobNotFoundException;
 import io.weir.rest.node.JobSubmissionException;
+import io.weir.rest.node.PathNotAllowedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -14,7 +15,7 @@ import java.util.List;
 /**
  * Maps failures to Flink-style JSON error responses {@code {"errors":["message"]}}:
  * {@link JobSubmissionException} and {@link BadRequestException} 400, {@link JobNotFoundException}
- * 404, {@link JobConflictException} 409, a {@link WebApplicationException} its own status (e.g. 404
+ * 404, {@link JobConflictException} 409, {@link PathNotAllowedException} 403, a {@link WebApplicationException} its own status (e.g. 404
  * for an unknown path, 405 for a wrong method), anything else 500 (logged with its stack trace).
  * Stateless.
  */
@@ -54,6 +55,10 @@ public final class ApiErrors {
         }
         if (t instanceof JobNotFoundException) {
             return error(404, t.getMessage());
+        }
+        if (t instanceof PathNotAllowedException) {
+            LOG.warn("Refused a request: {}", t.getMessage());
+            return error(403, t.getMessage());
         }
         if (t instanceof JobConflictException) {
             return error(409, t.getMessage());

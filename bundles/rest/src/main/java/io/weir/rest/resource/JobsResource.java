@@ -1,5 +1,6 @@
 package io.weir.rest.resource;
 
+import io.weir.rest.node.JobOperations;
 import io.weir.rest.node.NodeJob;
 import io.weir.rest.node.NodeJobs;
 import io.weir.rest.node.NodeJobsComponent;
@@ -54,6 +55,7 @@ public final class JobsResource {
     private final NodeJobs jobs;
     private final LongSupplier clock;
     private final java.nio.file.Path defaultBaseDir;
+    private final JobOperations operations;
 
     /**
      * @param context this bundle's context (for {@link NodeProperties#DATA_DIR})
@@ -61,18 +63,21 @@ public final class JobsResource {
      */
     @Activate
     public JobsResource(BundleContext context, @Reference NodeJobsComponent node) {
-        this(node.jobs(), System::currentTimeMillis, NodeProperties.dataDir(context));
+        this(node.jobs(), System::currentTimeMillis, NodeProperties.dataDir(context),
+                new JobOperations(node.jobs(), NodeProperties.savepointDir(context)));
     }
 
     /**
      * @param jobs the node's jobs
      * @param clock ms since the epoch
      * @param defaultBaseDir where relative paths of a job spec submitted without {@code base-dir} resolve
+     * @param operations checkpoints, savepoints and stops of the same jobs
      */
-    public JobsResource(NodeJobs jobs, LongSupplier clock, java.nio.file.Path defaultBaseDir) {
+    public JobsResource(NodeJobs jobs, LongSupplier clock, java.nio.file.Path defaultBaseDir, JobOperations operations) {
         this.jobs = jobs;
         this.clock = clock;
         this.defaultBaseDir = defaultBaseDir;
+        this.operations = operations;
     }
 
     /** @return {@code GET /jobs}: {@code {"jobs":[{"id":..,"status":..}]}}, newest first */
@@ -169,6 +174,96 @@ public final class JobsResource {
         return Response.accepted().build();
     }
 
+    /**
+     * {@code POST /jobs/:id/checkpoints}: triggers a checkpoint through the job's request decider (Flink 1.19's call).
+     *
+     * @param id job id or unique name
+     * @return 202 with {@code {"request-id":..}}; the outcome at {@code GET /jobs/:id/checkpoints/:request-id}
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     * @throws io.weir.rest.node.JobConflictException (409) if it is not RUNNING
+     */
+    @POST
+    @Path("{id}/checkpoints")
+    public Response triggerCheckpoint(@PathParam("id") String id) {
+        return Response.accepted(new Views.TriggerId(operations.checkpoint(id))).build();
+    }
+
+    /**
+     * @param id job id or unique name
+     * @param requestId the id {@code POST /jobs/:id/checkpoints} answered
+     * @return {@code {"status":{"id":"IN_PROGRESS"}}} or {@code {"status":{"id":"COMPLETED"},"operation":{"checkpointId":N}}}
+     *         or {@code ..."operation":{"failure-cause":{..}}}
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job or checkpoint request
+     */
+    @GET
+    @Path("{id}/checkpoints/{requestId}")
+    public Views.OperationStatus checkpointStatus(@PathParam("id") String id, @PathParam("requestId") String requestId) {
+        return OperationRequests.status(operations.status(id, requestId, JobOperations.Kind.CHECKPOINT));
+    }
+
+    /** {@code POST /jobs/:id/savepoints}: the body read from the request; see {@link #triggerSavepoint}. */
+    @POST
+    @Path("{id}/savepoints")
+    public Response triggerSavepointRequest(@PathParam("id") String id, @Context ContainerRequestContext request) {
+        return triggerSavepoint(id, readBody(request));
+    }
+
+    /**
+     * Triggers a savepoint, or with {@code cancel-job} a stop-with-savepoint (Flink's savepoint-then-cancel; Weir
+     * stops the job with the savepoint, so two-phase-commit sinks commit it).
+     *
+     * @param id job id or unique name
+     * @param body {@code {"target-directory": DIR, "cancel-job": false}}, both optional; DIR absolute or relative to
+     *        the node's savepoint directory and inside it
+     * @return 202 with {@code {"request-id":..}}; the outcome at {@code GET /jobs/:id/savepoints/:request-id}
+     * @throws ApiErrors.BadRequestException (400) for a malformed body
+     * @throws io.weir.rest.node.PathNotAllowedException (403) if the target lies outside the savepoint directory
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     * @throws io.weir.rest.node.JobConflictException (409) if it is not RUNNING
+     */
+    public Response triggerSavepoint(String id, String body) {
+        OperationRequests.SavepointRequest r = OperationRequests.parse(body, "target-directory", "cancel-job");
+        String requestId = r.flag() ? operations.stop(id, r.target(), false) : operations.savepoint(id, r.target());
+        return Response.accepted(new Views.TriggerId(requestId)).build();
+    }
+
+    /**
+     * @param id job id or unique name
+     * @param requestId the id {@code POST /jobs/:id/savepoints} or {@code /stop} answered
+     * @return {@code {"status":{"id":"IN_PROGRESS"}}} or {@code {"status":{"id":"COMPLETED"},"operation":{"location":"/.."}}}
+     *         or {@code ..."operation":{"failure-cause":{..}}}
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job or savepoint request
+     */
+    @GET
+    @Path("{id}/savepoints/{requestId}")
+    public Views.OperationStatus savepointStatus(@PathParam("id") String id, @PathParam("requestId") String requestId) {
+        return OperationRequests.status(operations.status(id, requestId, JobOperations.Kind.SAVEPOINT, JobOperations.Kind.STOP));
+    }
+
+    /** {@code POST /jobs/:id/stop}: the body read from the request; see {@link #stop}. */
+    @POST
+    @Path("{id}/stop")
+    public Response stopRequest(@PathParam("id") String id, @Context ContainerRequestContext request) {
+        return stop(id, readBody(request));
+    }
+
+    /**
+     * Stops the job with a final savepoint; the job ends FINISHED.
+     *
+     * @param id job id or unique name
+     * @param body {@code {"targetDirectory": DIR, "drain": false}} (Flink's names), both optional; DIR as in
+     *        {@link #triggerSavepoint}
+     * @return 202 with {@code {"request-id":..}}; the outcome at {@code GET /jobs/:id/savepoints/:request-id}
+     * @throws ApiErrors.BadRequestException (400) for a malformed body
+     * @throws io.weir.rest.node.PathNotAllowedException (403) if the target lies outside the savepoint directory
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     * @throws io.weir.rest.node.JobConflictException (409) if it is not RUNNING
+     */
+    public Response stop(String id, String body) {
+        OperationRequests.SavepointRequest r = OperationRequests.parse(body, "targetDirectory", "drain");
+        return Response.accepted(new Views.TriggerId(operations.stop(id, r.target(), r.flag()))).build();
+    }
+
     static Map<String, String> overrides(List<String> sets) {
         Map<String, String> result = new LinkedHashMap<>();
         if (sets == null) {
@@ -182,6 +277,10 @@ public final class JobsResource {
             result.put(pair.substring(0, eq).trim(), pair.substring(eq + 1));
         }
         return result;
+    }
+
+    private static String readBody(ContainerRequestContext request) {
+        return readSpec(request);
     }
 
     private static String readSpec(ContainerRequestContext request) {

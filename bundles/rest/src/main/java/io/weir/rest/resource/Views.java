@@ -115,4 +115,29 @@ public final class Views {
     /** {@code GET /plugins}. */
     public record Plugins(List<Plugin> plugins) {
     }
+
+    /** {@code POST /jobs/:id/checkpoints}, {@code /savepoints}, {@code /stop}: {@code {"request-id":..}}. */
+    public record TriggerId(@JsonbProperty("request-id") String requestId) {
+    }
+
+    /** {@code status} of an asynchronous operation: {@code {"id":"IN_PROGRESS"|"COMPLETED"}}. */
+    public record OperationState(String id) {
+    }
+
+    /** A failed operation's cause, as Flink writes it ({@code class} and {@code stack-trace}), plus its message. */
+    public record FailureCause(@JsonbProperty("class") String className, String message,
+            @JsonbProperty("stack-trace") String stackTrace) {
+    }
+
+    /**
+     * {@code operation} of a completed asynchronous operation: {@code location} (a savepoint's directory, an absolute
+     * path, as {@code weir run --from-savepoint} takes it) or {@code checkpointId}, or {@code failure-cause}; null fields are left out.
+     */
+    public record OperationResult(String location, Long checkpointId,
+            @JsonbProperty("failure-cause") FailureCause failureCause) {
+    }
+
+    /** {@code GET /jobs/:id/savepoints/:request-id} and {@code /checkpoints/:request-id}; {@code operation} null while in progress. */
+    public record OperationStatus(OperationState status, OperationResult operation) {
+    }
 }

@@ -31,6 +31,14 @@ public final class TestEngine implements Engine {
         public final JobListener listener;
         final CompletableFuture<JobResult> result = new CompletableFuture<>();
         volatile boolean cancelled;
+        /** What {@link #triggerSavepoint} answers; the test completes it. */
+        public final CompletableFuture<java.nio.file.Path> savepoint = new CompletableFuture<>();
+        /** What {@link #stopWithSavepoint} answers; the test completes it. */
+        public final CompletableFuture<java.nio.file.Path> stop = new CompletableFuture<>();
+        /** The directory and drain flag of the last savepoint or stop request. */
+        public volatile java.nio.file.Path savepointDirectory;
+        /** Whether the last stop asked to drain. */
+        public volatile boolean drained;
 
         TestJob(String name, JobListener listener) {
             this.name = name;
@@ -55,6 +63,19 @@ public final class TestEngine implements Engine {
         @Override
         public CompletableFuture<CompletedCheckpoint> triggerCheckpoint() {
             return CompletableFuture.failedFuture(new UnsupportedOperationException("not in these tests"));
+        }
+
+        @Override
+        public CompletableFuture<java.nio.file.Path> triggerSavepoint(java.util.Optional<java.nio.file.Path> directory) {
+            savepointDirectory = directory.orElseThrow();
+            return savepoint;
+        }
+
+        @Override
+        public CompletableFuture<java.nio.file.Path> stopWithSavepoint(java.util.Optional<java.nio.file.Path> directory, boolean drain) {
+            savepointDirectory = directory.orElseThrow();
+            drained = drain;
+            return stop;
         }
 
         @Override

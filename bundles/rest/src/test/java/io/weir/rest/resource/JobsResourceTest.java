@@ -34,7 +34,8 @@ class JobsResourceTest {
     private final TestEngine engine = new TestEngine();
     private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
     private final NodeJobs jobs = new NodeJobs(engine, TestPlugins.registry(), JsonProvider.provider(), PluginWait.NONE, clock::get);
-    private final JobsResource resource = new JobsResource(jobs, clock::get, Path.of("/data"));
+    private final JobsResource resource = new JobsResource(jobs, clock::get, Path.of("/data"),
+            new io.weir.rest.node.JobOperations(jobs, Path.of("/data/savepoints")));
 
     private String submit(String name) {
         Response r = resource.submit(TestPlugins.job(name, 2), null, null);
