@@ -154,6 +154,66 @@ class NodeIT {
     }
 
     @Test
+    void checkpointSavepointAndStopThroughTheCliThenARunFromTheSavepointCommitsExactlyOnce() throws Exception {
+        int port = freePort();
+        String url = "http://127.0.0.1:" + port;
+        Path data = work.resolve("data");
+        Process node = startNode(port, data, "node");
+        awaitListening(node, port);
+        Path input = work.resolve("sp.jsonl");
+        Map<String, Truth> truth = writeFlights(input, 40_000);
+        Path out = work.resolve("out-sp");
+        Path job = writeJob("to-stop", input, work.resolve("cp"), out, 1);
+        Run submit = weir("submit", job.toString(), "--node", url, "--data-dir", data.toString());
+        assertThat(submit.exitCode()).as(submit.toString()).isZero();
+
+        Run checkpoint = weir("checkpoint", "to-stop", "--node", url, "--data-dir", data.toString());
+        assertThat(checkpoint.exitCode()).as(checkpoint.toString()).isZero();
+        assertThat(checkpoint.out()).as(checkpoint.toString()).containsPattern("Checkpoint \\d+ of job to-stop completed");
+
+        Run savepoint = weir("savepoint", "to-stop", "nightly", "--node", url, "--data-dir", data.toString());
+        assertThat(savepoint.exitCode()).as(savepoint.toString()).isZero();
+        Path taken = savepointPath(savepoint, "Savepoint of job to-stop completed: ");
+        assertThat(taken.getParent()).isEqualTo(data.resolve("savepoints/nightly"));
+        assertThat(taken.resolve("_metadata")).isRegularFile();
+
+        // a target outside the node's savepoint directory, and a mutation without a token, are refused
+        Run outside = weir("savepoint", "to-stop", work.resolve("elsewhere").toString(), "--node", url, "--data-dir", data.toString());
+        assertThat(outside.exitCode()).as(outside.toString()).isEqualTo(1);
+        assertThat(outside.err()).as(outside.toString()).contains("outside the node's savepoint directory " + data.resolve("savepoints"));
+        HttpResponse<String> noToken = http.send(HttpRequest.newBuilder(URI.create(url + "/jobs/to-stop/savepoints"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noToken.statusCode()).isEqualTo(401);
+        assertThat(state(url, "to-stop")).as("the job still runs (stop before its input ends)").isEqualTo("RUNNING");
+
+        Run stop = weir("stop", "to-stop", "--node", url, "--data-dir", data.toString());
+        assertThat(stop.exitCode()).as(stop.toString()).isZero();
+        Path last = savepointPath(stop, "Job to-stop stopped with savepoint ");
+        assertThat(last.getParent()).isEqualTo(data.resolve("savepoints"));
+        assertThat(state(url, "to-stop")).isEqualTo("FINISHED");
+        Run stopAgain = weir("stop", "to-stop", "--node", url, "--data-dir", data.toString());
+        assertThat(stopAgain.exitCode()).as(stopAgain.toString()).isEqualTo(1);
+        assertThat(stopAgain.err()).as(stopAgain.toString()).contains("FINISHED, not RUNNING");
+
+        // the rest of the input, from the final savepoint, in a one-shot run: every update committed once overall
+        Process resume = weirAsync("resume", "run", job.toString(), "--from-savepoint", last.toString());
+        assertThat(resume.waitFor(180, TimeUnit.SECONDS)).as("weir run --from-savepoint ended within 180 s").isTrue();
+        Run resumed = finish(resume, "resume");
+        assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
+        assertExactlyOnce(out, truth);
+        LOG.info("Node on port {}: stopped with {}, resumed by weir run; {} rows committed exactly once", port, last, rows(out).size());
+    }
+
+    /** The absolute savepoint directory a CLI run printed after {@code prefix}; it exists. */
+    private static Path savepointPath(Run run, String prefix) {
+        String line = run.out().lines().filter(l -> l.contains(prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError("no '" + prefix + "' in " + run));
+        Path path = Path.of(line.substring(line.indexOf(prefix) + prefix.length()).strip());
+        assertThat(path).as(run.toString()).isAbsolute().isDirectory();
+        return path;
+    }
+
+    @Test
     void aSecondNodeOnTheSamePortAndAClientWithoutANodeGetOneLine() throws Exception {
         int port = freePort();
         Process node = startNode(port, work.resolve("data"), "node");
