@@ -195,13 +195,15 @@ class NodeIT {
         assertThat(stopAgain.exitCode()).as(stopAgain.toString()).isEqualTo(1);
         assertThat(stopAgain.err()).as(stopAgain.toString()).contains("FINISHED, not RUNNING");
 
-        // the rest of the input, from the final savepoint, in a one-shot run: every update committed once overall
-        Process resume = weirAsync("resume", "run", job.toString(), "--from-savepoint", last.toString());
-        assertThat(resume.waitFor(180, TimeUnit.SECONDS)).as("weir run --from-savepoint ended within 180 s").isTrue();
-        Run resumed = finish(resume, "resume");
-        assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
+        // the rest of the input, submitted again from the final savepoint: every update committed once overall
+        Run resume = weir("submit", job.toString(), "--from-savepoint", last.toString(), "--node", url, "--data-dir", data.toString());
+        assertThat(resume.exitCode()).as(resume.toString()).isZero();
+        await("to-stop resumed and FINISHED").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> get(url + "/jobs/overview").getJsonArray("jobs").stream().map(j -> j.asJsonObject().getString("state"))
+                        .filter(st -> !st.equals("FINISHED")).toList(), List::isEmpty);
+        assertThat(get(url + "/jobs/overview").getJsonArray("jobs")).hasSize(2);
         assertExactlyOnce(out, truth);
-        LOG.info("Node on port {}: stopped with {}, resumed by weir run; {} rows committed exactly once", port, last, rows(out).size());
+        LOG.info("Node on port {}: stopped with {}, resumed by weir submit --from-savepoint; {} rows committed exactly once", port, last, rows(out).size());
     }
 
     /** The absolute savepoint directory a CLI run printed after {@code prefix}; it exists. */

@@ -109,8 +109,20 @@ final class NodeCommands {
                 description = "Overrides a configuration option of the job, e.g. --set execution.checkpointing.interval=2s. Repeatable.")
         List<String> overrides = new ArrayList<>();
 
+        @Option(names = "--from-savepoint", paramLabel = "PATH",
+                description = "Restore from this savepoint directory (as printed by 'weir savepoint'/'weir stop'); it must lie "
+                    + "inside the node's savepoint directory.")
+        Path fromSavepoint;
+
+        @Option(names = "--allow-non-restored-state",
+                description = "With --from-savepoint: drop the state of operators the job no longer has instead of refusing.")
+        boolean allowNonRestoredState;
+
         @Override
         public Integer call() {
+            if (allowNonRestoredState && fromSavepoint == null) {
+                throw new LauncherException(ExitCodes.USAGE, "--allow-non-restored-state needs --from-savepoint PATH");
+            }
             Path file = Arguments.requireReadableJobFile(job);
             Map<String, String> sets = Arguments.parseOverrides(overrides);
             String spec;
@@ -123,6 +135,12 @@ final class NodeCommands {
             String token = options.token(parent.home);
             StringBuilder query = new StringBuilder("/jobs?base-dir=").append(encode(file.getParent().toString()));
             sets.forEach((k, v) -> query.append("&set=").append(encode(k + "=" + v)));
+            if (fromSavepoint != null) {
+                query.append("&savepointPath=").append(encode(fromSavepoint.toAbsolutePath().normalize().toString()));
+                if (allowNonRestoredState) {
+                    query.append("&allowNonRestoredState=true");
+                }
+            }
             NodeClient.Answer a = client.send("POST", query.toString(), spec, token);
             if (a.status() == 202 || a.status() == 200) {
                 parent.out.println("Submitted job " + text(a.body(), "name") + " as " + text(a.body(), "jobid") + " to " + client.base());

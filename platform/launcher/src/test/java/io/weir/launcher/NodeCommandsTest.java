@@ -150,6 +150,19 @@ class NodeCommandsTest {
     }
 
     @Test
+    void submitFromASavepointSendsFlinksRestoreParameters() throws IOException {
+        String url = stub(202, "{\"jobid\":\"0123456789abcdef0123456789abcdef\",\"name\":\"demo\"}");
+        Path job = Files.writeString(dir.resolve("job.json"), "{\"name\":\"demo\"}");
+
+        int rc = launcher().execute("submit", job.toString(), "--node", url, "--token-file", token().toString(),
+                "--from-savepoint", "/sp/savepoint-demo-0a0b0c", "--allow-non-restored-state");
+
+        assertThat(rc).as(err()).isZero();
+        assertThat(received).containsExactly("POST /jobs?base-dir=" + dir + "&savepointPath=/sp/savepoint-demo-0a0b0c"
+                + "&allowNonRestoredState=true | Bearer the-token | {\"name\":\"demo\"}");
+    }
+
+    @Test
     void anInvalidJobIsExit2WithTheNodesMessageAndTheFile() throws IOException {
         String url = stub(400, "{\"errors\":[\"operators[0].parallelism must be between 1 and 128\"]}");
         Path job = Files.writeString(dir.resolve("job.json"), "{}");

@@ -144,6 +144,16 @@ public final class JobOperations {
     }
 
     /**
+     * @param path a savepoint (or retained checkpoint) directory to restore from: absolute, or relative to the
+     *        savepoint directory
+     * @return the absolute path
+     * @throws PathNotAllowedException if it lies outside the savepoint directory
+     */
+    public Path allowedSavepointPath(String path) {
+        return inside(path, "savepoint path");
+    }
+
+    /**
      * @param target a requested savepoint target, or null/blank for the savepoint directory
      * @return the absolute target
      * @throws PathNotAllowedException if it lies outside the savepoint directory
@@ -152,15 +162,19 @@ public final class JobOperations {
         if (target == null || target.isBlank()) {
             return savepointDirectory;
         }
+        return inside(target, "target directory");
+    }
+
+    private Path inside(String target, String what) {
         Path requested;
         try {
             requested = Path.of(target.startsWith("file://") ? target.substring("file://".length()) : target);
         } catch (java.nio.file.InvalidPathException e) {
-            throw new PathNotAllowedException("target directory '" + target + "' is not a valid path: " + e.getReason());
+            throw new PathNotAllowedException(what + " '" + target + "' is not a valid path: " + e.getReason());
         }
         Path resolved = savepointDirectory.resolve(requested).normalize();
         if (!resolved.startsWith(savepointDirectory)) {
-            throw new PathNotAllowedException("target directory '" + target + "' is outside the node's savepoint directory "
+            throw new PathNotAllowedException(what + " '" + target + "' is outside the node's savepoint directory "
                     + savepointDirectory + "; give a directory inside it (or configure weir.node.savepoint-dir)");
         }
         return resolved;

@@ -49,6 +49,10 @@ import java.util.function.LongSupplier;
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobsResource {
+    /** The job option naming the savepoint to restore from (Flink's key, as {@code weir run --from-savepoint} sets). */
+    static final String SAVEPOINT_PATH_KEY = "execution.savepoint.path";
+    /** The job option of {@code allowNonRestoredState} (Flink's key). */
+    static final String IGNORE_UNCLAIMED_STATE_KEY = "execution.savepoint.ignore-unclaimed-state";
     /** Largest job spec accepted, bytes. */
     static final int MAX_SPEC_BYTES = 1 << 20;
 
@@ -122,12 +126,16 @@ public final class JobsResource {
      * @param request the request, for its entity stream
      * @param baseDir absolute directory relative paths in the spec resolve against; default the node's data directory
      * @param sets {@code key=value} configuration overrides, as {@code weir run --set}
+     * @param savepointPath a savepoint (or retained checkpoint) directory inside the node's savepoint directory to
+     *        restore from (Flink's name), or null
+     * @param allowNonRestoredState with {@code savepointPath}: drop state of operators the job lacks instead of refusing
      * @return 202 with {@code {"jobid":..,"name":..}} and a {@code Location} header
      */
     @POST
     public Response submitRequest(@Context ContainerRequestContext request, @QueryParam("base-dir") String baseDir,
-            @QueryParam("set") List<String> sets) {
-        return submit(readSpec(request), baseDir, sets);
+            @QueryParam("set") List<String> sets, @QueryParam("savepointPath") String savepointPath,
+            @QueryParam("allowNonRestoredState") boolean allowNonRestoredState) {
+        return submit(readSpec(request), baseDir, sets, savepointPath, allowNonRestoredState);
     }
 
     /**
@@ -142,6 +150,34 @@ public final class JobsResource {
      * @throws io.weir.rest.node.JobConflictException (409) if a job of that name is running
      */
     public Response submit(String spec, String baseDir, List<String> sets) {
+        return submit(spec, baseDir, sets, null, false);
+    }
+
+    /**
+     * {@link #submit(String, String, List)} restoring from a savepoint, as {@code weir run --from-savepoint}.
+     *
+     * @param spec see {@link #submitRequest}
+     * @param baseDir see {@link #submitRequest}
+     * @param sets see {@link #submitRequest}
+     * @param savepointPath see {@link #submitRequest}; null or blank for none
+     * @param allowNonRestoredState see {@link #submitRequest}
+     * @return 202 with {@code {"jobid":..,"name":..}}
+     * @throws ApiErrors.BadRequestException (400) as {@link #submit(String, String, List)}, or for
+     *         {@code allowNonRestoredState} without {@code savepointPath}
+     * @throws io.weir.rest.node.PathNotAllowedException (403) if the savepoint path (also one given as
+     *         {@code set=execution.savepoint.path=..}) lies outside the node's savepoint directory
+     */
+    public Response submit(String spec, String baseDir, List<String> sets, String savepointPath, boolean allowNonRestoredState) {
+        Map<String, String> overrides = overrides(sets);
+        String restore = savepointPath != null && !savepointPath.isBlank() ? savepointPath : overrides.get(SAVEPOINT_PATH_KEY);
+        if (restore != null) {
+            overrides.put(SAVEPOINT_PATH_KEY, operations.allowedSavepointPath(restore).toString());
+            if (allowNonRestoredState) {
+                overrides.put(IGNORE_UNCLAIMED_STATE_KEY, "true");
+            }
+        } else if (allowNonRestoredState) {
+            throw new ApiErrors.BadRequestException("allowNonRestoredState needs savepointPath");
+        }
         java.nio.file.Path base = defaultBaseDir;
         if (baseDir != null && !baseDir.isBlank()) {
             base = java.nio.file.Path.of(baseDir);
@@ -149,7 +185,7 @@ public final class JobsResource {
                 throw new ApiErrors.BadRequestException("base-dir '" + baseDir + "' must be an absolute directory");
             }
         }
-        NodeJob job = jobs.submit(spec, base.normalize(), overrides(sets));
+        NodeJob job = jobs.submit(spec, base.normalize(), overrides);
         return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
     }
 

@@ -194,4 +194,24 @@ class JobOperationsResourceTest {
         assertThat(errorOf(() -> resource.stop("a", "{\"drain\": 1}")).getStatus()).isEqualTo(400);
         assertThat(engine.jobs.get("a").savepointDirectory).as("nothing was triggered").isNull();
     }
+
+    @Test
+    void submitFromASavepointInsideTheSavepointDirectorySetsFlinksRestoreOptions() {
+        Response r = resource.submit(TestPlugins.job("b", 2), null, null, "nightly/savepoint-b-0a0b0c", true);
+
+        assertThat(r.getStatus()).isEqualTo(202);
+        java.util.Map<String, Object> config = jobs.find("b").graph().config().toMap();
+        assertThat(String.valueOf(config.get("execution.savepoint.path"))).isEqualTo("/data/savepoints/nightly/savepoint-b-0a0b0c");
+        assertThat(String.valueOf(config.get("execution.savepoint.ignore-unclaimed-state"))).isEqualTo("true");
+    }
+
+    @Test
+    void submitFromASavepointOutsideTheSavepointDirectoryIs403EvenThroughSet() {
+        assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null, null, "/tmp/savepoint-b-0a0b0c", false))
+                .getStatus()).isEqualTo(403);
+        assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null,
+                java.util.List.of("execution.savepoint.path=/tmp/savepoint-b-0a0b0c"), null, false)).getStatus()).isEqualTo(403);
+        assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null, null, null, true)).getStatus()).isEqualTo(400);
+        assertThat(engine.submitted).isEmpty();
+    }
 }
