@@ -315,20 +315,24 @@ public final class JobsResource {
         return result;
     }
 
-    private static String readBody(ContainerRequestContext request) {
-        return readSpec(request);
+    private static String readSpec(ContainerRequestContext request) {
+        return readBody(request, "the job spec", "docs/job-format.md");
     }
 
-    private static String readSpec(ContainerRequestContext request) {
+    private static String readBody(ContainerRequestContext request) {
+        return readBody(request, "the request body", "docs/rest-api.md");
+    }
+
+    private static String readBody(ContainerRequestContext request, String what, String doc) {
         try (InputStream in = request.getEntityStream()) {
             byte[] bytes = in == null ? new byte[0] : in.readNBytes(MAX_SPEC_BYTES + 1);
             if (bytes.length > MAX_SPEC_BYTES) {
-                throw new ApiErrors.BadRequestException("the job spec is larger than " + MAX_SPEC_BYTES + " bytes");
+                throw new ApiErrors.BadRequestException(what + " is larger than " + MAX_SPEC_BYTES + " bytes");
             }
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw new ApiErrors.BadRequestException("the job spec is not UTF-8 text; send a JSON object (docs/job-format.md)");
+            throw new ApiErrors.BadRequestException(what + " is not UTF-8 text; send a JSON object (" + doc + ")");
         } catch (IOException e) {
             throw new ApiErrors.BadRequestException("cannot read the request body: " + e.getMessage());
         }
