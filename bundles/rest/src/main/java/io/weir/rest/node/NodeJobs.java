@@ -197,7 +197,7 @@ public final class NodeJobs {
                 continue;
             }
             try {
-                start(r.id(), r.spec(), Path.of(r.baseDirectory()), r.overrides(), r.submitTime());
+                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime());
                 resumed++;
                 LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
             } catch (RuntimeException e) {
@@ -207,6 +207,23 @@ public final class NodeJobs {
             }
         }
         return resumed;
+    }
+
+    /**
+     * The overrides a resumed job is submitted with: its own, without the savepoint it was first started
+     * from. A resumed job continues from its own latest checkpoint; restoring the savepoint again would
+     * write again what the job committed since (the engine refuses a savepoint path when the job has
+     * checkpoints of its own, which would fail the job instead). If the job had completed no checkpoint
+     * yet, it starts without state, and a file-2pc sink refuses to write into its committed output:
+     * the job fails naming it rather than repeating output.
+     */
+    private static Map<String, String> resumeOverrides(JobRecord r) {
+        Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
+        if (overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key()) != null) {
+            overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key());
+            LOG.info("Job {} ({}) resumes from its own checkpoints, not from the savepoint it was started from", r.name(), r.id());
+        }
+        return overrides;
     }
 
     /** Lists an ended job (history, or one that could not be resumed); {@code write}: persist its record too. */

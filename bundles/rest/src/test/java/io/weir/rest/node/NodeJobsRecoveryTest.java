@@ -78,6 +78,23 @@ class NodeJobsRecoveryTest {
     }
 
     @Test
+    void aJobStartedFromASavepointResumesFromItsOwnCheckpointsNotFromTheSavepointAgain() {
+        TestEngine before = new TestEngine();
+        NodeJobs first = node(before);
+        first.submit(TestPlugins.job("restored", 1), base, Map.of("execution.savepoint.path", "/tmp/sp/savepoint-x",
+                "execution.savepoint.ignore-unclaimed-state", "true", "execution.checkpointing.interval", "5 s"));
+
+        TestEngine after = new TestEngine();
+        node(after).recover();
+
+        io.weir.core.config.Configuration resumed = after.configs.get("restored");
+        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH))
+                .as("restoring the savepoint again would repeat what the job committed since").isNull();
+        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE)).isFalse();
+        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.INTERVAL)).isEqualTo(5_000L);
+    }
+
+    @Test
     void stoppingTheNodeLeavesItsCancelledJobsRunningInTheRegistry() {
         TestEngine engine = new TestEngine();
         NodeJobs jobs = node(engine);

@@ -23,6 +23,8 @@ public final class TestEngine implements Engine {
     public final Map<String, TestJob> jobs = new ConcurrentHashMap<>();
     /** Names in submit order. */
     public final List<String> submitted = new CopyOnWriteArrayList<>();
+    /** The configuration each job was last submitted with, by name. */
+    public final Map<String, io.weir.core.config.Configuration> configs = new ConcurrentHashMap<>();
 
     /** One job of this engine. */
     public static final class TestJob implements JobHandle {
@@ -99,6 +101,7 @@ public final class TestEngine implements Engine {
         TestJob j = new TestJob(job.name(), listener);
         jobs.put(job.name(), j);
         submitted.add(job.name());
+        configs.put(job.name(), job.config());
         return j;
     }
 
