@@ -6,6 +6,8 @@ import io.weir.api.state.OperatorStateStore;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.OperatorStateBackend;
 
+import java.util.OptionalLong;
+
 /**
  * The runtime's {@link OperatorContext} of one operator subtask. Task thread only.
  *
@@ -16,9 +18,17 @@ import io.weir.core.state.OperatorStateBackend;
  * @param isRestored whether state came from a checkpoint
  * @param operatorStateBackend non-keyed state
  * @param keyedStateBackend keyed state, null if the operator's input is not keyed
+ * @param checkpointIntervalMs {@code execution.checkpointing.interval} in ms, empty when periodic checkpointing is off
  */
 public record DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
-        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) implements OperatorContext {
+        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend, OptionalLong checkpointIntervalMs)
+        implements OperatorContext {
+
+    /** A context that does not know the checkpoint interval ({@link #checkpointIntervalMs()} empty), for tests. */
+    public DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
+            OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) {
+        this(jobName, operatorId, subtaskIndex, parallelism, isRestored, operatorStateBackend, keyedStateBackend, OptionalLong.empty());
+    }
 
     @Override
     public OperatorStateStore operatorState() {
