@@ -387,7 +387,7 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
     private void holdBeforeFirstCommit(PostgresTransaction txn) throws InterruptedException {
         if (settings.holdBeforeCommitMs() > 0 && !heldBeforeCommit) {
             heldBeforeCommit = true;
-            LOG.info("{} holds {} ms before COMMIT PREPARED '{}' (debug.inject-delay.before-commit-prepared)", describe(),
+            LOG.warn("{} holds {} ms before COMMIT PREPARED '{}' (debug.inject-delay.before-commit-prepared)", describe(),
                     settings.holdBeforeCommitMs(), txn.gid());
             Thread.sleep(settings.holdBeforeCommitMs());
         }
