@@ -109,6 +109,9 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
             throw new SuppressRestartsException(describe() + ": " + e.getMessage());
         }
         writeConnection = connectWithRetries("write");
+        try (Statement s = writeConnection.createStatement()) {
+            s.execute("SET lock_timeout = " + settings.lockTimeoutMs());
+        }
         writeConnection.setAutoCommit(false);
         insert = writeConnection.prepareStatement(binder.sql());
         LOG.info("{} writes to table {} at {} ({}, batches of {})", describe(), settings.table(), connector.address(),
@@ -140,7 +143,10 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         binder.bind(insert, row);
         insert.addBatch();
         openRows++;
-        if (++batched >= settings.batchSize()) {
+        // While a transaction this instance prepared is not committed, rows stay here: one for the same key
+        // (upsert, or a unique index) would wait for that transaction's row lock, which only this thread's
+        // commit (in notifyCheckpointComplete) releases. commit() sends them once nothing is pending.
+        if (++batched >= settings.batchSize() && prepared.isEmpty()) {
             flush();
         }
     }
@@ -195,6 +201,9 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         holdBeforeFirstCommit(txn);
         boolean done = control("COMMIT PREPARED", txn.gid());
         prepared.remove(txn.gid());
+        if (prepared.isEmpty() && open != null && batched >= settings.batchSize()) {
+            flush(); // the rows held back while the transaction was pending
+        }
         if (done) {
             LOG.debug("{} committed {} ({} rows)", describe(), txn.gid(), txn.rows());
         } else {
@@ -284,10 +293,15 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
             insert.executeBatch();
         } catch (SQLException e) {
             SQLException detail = e.getNextException() != null ? e.getNextException() : e;
+            String state = detail.getSQLState() == null ? "" : detail.getSQLState();
+            String why = Connector.isConnectionLoss(e)
+                    ? " (connection lost: the open transaction is gone; the task restarts from the latest checkpoint)"
+                    : state.equals("55P03") || state.equals("40P01") ? " (a row lock held by another transaction: a prepared"
+                    + " transaction of this sink's previous checkpoint that is not committed yet, or, for upsert with parallelism > 1,"
+                    + " another subtask's: partition the sink's input by the key columns (\"partitioning\": \"hash\"); the task"
+                    + " restarts from the latest checkpoint, whose restore commits its recorded transactions first)" : "";
             throw new SQLException(describe() + " cannot write " + batched + " rows into " + settings.table() + " at "
-                    + connector.address() + ": " + detail.getMessage() + (Connector.isConnectionLoss(e)
-                    ? " (connection lost: the open transaction is gone; the task restarts from the latest checkpoint)" : ""),
-                    detail.getSQLState(), e);
+                    + connector.address() + ": " + detail.getMessage() + why, detail.getSQLState(), e);
         }
         batched = 0;
     }

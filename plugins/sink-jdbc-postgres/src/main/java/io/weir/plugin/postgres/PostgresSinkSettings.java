@@ -38,10 +38,14 @@ import java.util.function.UnaryOperator;
  * @param holdBeforeCommitMs testing aid ({@code debug.inject-delay.before-commit-prepared}, default 0): each
  *        sink instance waits this long before its first {@code COMMIT PREPARED}, after the transaction was
  *        prepared and its checkpoint completed, so a test can kill the process exactly there
+ * @param lockTimeoutMs longest wait of a write for a row lock ({@code lock-timeout-ms}, default 30000, 0 = no
+ *        limit): the session's {@code lock_timeout}. A write blocked by a lock of a prepared transaction that
+ *        only this task's thread could commit would otherwise wait forever; past the timeout the task fails and
+ *        restarts from the latest checkpoint, whose restore commits that transaction first
  */
 public record PostgresSinkSettings(String url, String user, String password, String table, Mode mode, List<String> key,
         int batchSize, int connectTimeoutSeconds, int commitAttempts, long retryBackoffMs, boolean allowWithoutCheckpointing,
-        long holdBeforeCommitMs) {
+        long holdBeforeCommitMs, long lockTimeoutMs) {
 
     /** How rows are written. */
     public enum Mode {
@@ -61,7 +65,8 @@ public record PostgresSinkSettings(String url, String user, String password, Str
         if (mode == Mode.UPSERT && key.isEmpty()) {
             throw new IllegalArgumentException("mode upsert needs key columns");
         }
-        if (batchSize < 1 || connectTimeoutSeconds < 1 || commitAttempts < 1 || retryBackoffMs < 0 || holdBeforeCommitMs < 0) {
+        if (batchSize < 1 || connectTimeoutSeconds < 1 || commitAttempts < 1 || retryBackoffMs < 0 || holdBeforeCommitMs < 0
+                || lockTimeoutMs < 0) {
             throw new IllegalArgumentException("batch size, connect timeout and commit attempts must be >= 1, backoff and hold >= 0");
         }
     }
@@ -118,10 +123,12 @@ public record PostgresSinkSettings(String url, String user, String password, Str
         long backoff = range(config, "retry-backoff-ms", 500, 0, 60_000);
         boolean allow = config.getBoolean("allow-without-checkpointing", false);
         long hold = range(config, "debug.inject-delay.before-commit-prepared", 0, 0, 3_600_000);
+        long lockTimeout = range(config, "lock-timeout-ms", 30_000, 0, 3_600_000);
         if (input.size() == 0) {
             throw new IllegalArgumentException(config.path() + ": the input rows have no fields to write");
         }
-        return new PostgresSinkSettings(url, user, password, table, mode, key, batchSize, connectTimeout, attempts, backoff, allow, hold);
+        return new PostgresSinkSettings(url, user, password, table, mode, key, batchSize, connectTimeout, attempts, backoff, allow, hold,
+                lockTimeout);
     }
 
     private static String password(PluginConfig config, UnaryOperator<String> env) {

@@ -95,7 +95,7 @@ class PostgresSinkTest {
     @Test
     void upsertReplacesTheRowWithTheSameKey() throws Exception {
         PostgresSink sink = open(new PostgresSinkSettings(db.url(), PostgresTestServer.USER, null, "agg",
-                PostgresSinkSettings.Mode.UPSERT, List.of("id"), 10, 5, 3, 10, false, 0), 0, 1, false);
+                PostgresSinkSettings.Mode.UPSERT, List.of("id"), 10, 5, 3, 10, false, 0, 30_000), 0, 1, false);
         PostgresTransaction t = sink.beginTransaction();
         sink.write(t, row(1, "A"));
         sink.write(t, row(2, "B"));
@@ -217,7 +217,7 @@ class PostgresSinkTest {
                 .hasMessageContaining("execution.checkpointing.interval is not set")
                 .hasMessageContaining("allow-without-checkpointing");
         PostgresSink allowed = new PostgresSink(new PostgresSinkSettings(db.url(), PostgresTestServer.USER, null, "out",
-                PostgresSinkSettings.Mode.INSERT, List.of(), 10, 5, 3, 10, true, 0), SCHEMA);
+                PostgresSinkSettings.Mode.INSERT, List.of(), 10, 5, 3, 10, true, 0, 30_000), SCHEMA);
         sinks.add(allowed);
         allowed.open(new DefaultOperatorContext("test-job", "out", 0, 1, false, null, null, OptionalLong.empty()));
     }
@@ -259,7 +259,7 @@ class PostgresSinkTest {
         assertThatThrownBy(() -> validate(Map.of("url", db.url(), "user", "app", "table", "out", "password-env", "UNSET_VAR")))
                 .hasMessage("operators[2].config.password-env names environment variable UNSET_VAR, which is not set");
         assertThat(new PostgresSinkSettings(db.url(), "app", "wrong-pw-123", "out", PostgresSinkSettings.Mode.INSERT, List.of(),
-                1, 1, 1, 0, false, 0).toString()).doesNotContain("wrong-pw-123").contains("password=****");
+                1, 1, 1, 0, false, 0, 30_000).toString()).doesNotContain("wrong-pw-123").contains("password=****");
     }
 
     @Test
@@ -296,7 +296,7 @@ class PostgresSinkTest {
 
     private PostgresSinkSettings settings(String mode, int batchSize) {
         return new PostgresSinkSettings(db.url(), PostgresTestServer.USER, null, "out",
-                PostgresSinkSettings.Mode.valueOf(mode.toUpperCase()), List.of(), batchSize, 5, 3, 50, false, 0);
+                PostgresSinkSettings.Mode.valueOf(mode.toUpperCase()), List.of(), batchSize, 5, 3, 50, false, 0, 30_000);
     }
 
     private PostgresSink open(PostgresSinkSettings settings, int subtask, int parallelism, boolean restored) throws Exception {
