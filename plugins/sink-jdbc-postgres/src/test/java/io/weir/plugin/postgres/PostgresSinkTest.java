@@ -105,6 +105,30 @@ class PostgresSinkTest {
         assertThat(db.queryLong("SELECT count(*) FROM agg WHERE id = 1 AND origin = 'C'")).isEqualTo(1);
     }
 
+    /**
+     * The next checkpoint's upsert of a key that the previous, prepared transaction holds must not reach
+     * the server before that transaction is committed: it would wait for the row lock, which only this
+     * (the task's) thread could release by committing. Without holding the rows back, the write fails
+     * after lock-timeout-ms (here 1 s; without the timeout it would wait forever).
+     */
+    @Test
+    void rowsOfTheNextTransactionWaitUntilThePreparedOneIsCommittedInsteadOfBlockingOnItsLocks() throws Exception {
+        PostgresSink sink = open(new PostgresSinkSettings(db.url(), PostgresTestServer.USER, null, "agg",
+                PostgresSinkSettings.Mode.UPSERT, List.of("id"), 1, 5, 3, 10, false, 0, 1000), 0, 1, false);
+        PostgresTransaction t1 = sink.beginTransaction();
+        sink.write(t1, row(1, "first"));
+        PostgresTransaction p1 = sink.preCommit(t1, 1);
+        PostgresTransaction t2 = sink.beginTransaction();
+        sink.write(t2, row(1, "second")); // batch size 1, but held back: p1 holds the row lock of id 1
+        sink.write(t2, row(2, "other"));
+
+        sink.commit(p1); // sends the held rows
+        assertThat(db.queryLong("SELECT count(*) FROM agg WHERE id = 1 AND origin = 'first'")).isEqualTo(1);
+        sink.commit(sink.preCommit(t2, 2));
+        assertThat(db.queryLong("SELECT count(*) FROM agg WHERE id = 1 AND origin = 'second'")).isEqualTo(1);
+        assertThat(db.queryLong("SELECT count(*) FROM agg")).isEqualTo(2);
+    }
+
     @Test
     void emptyTransactionsPrepareNothingAndCommitAsNoOps() throws Exception {
         PostgresSink sink = open(settings("insert", 10), 0, 1, false);
