@@ -40,6 +40,10 @@ import java.util.Set;
  *     are neither recorded nor pending here: prepared by a run that failed before their checkpoint
  *     completed.</li>
  * <li>A transaction without rows prepares nothing (gid empty) and commits as a no-op.</li>
+ * <li>While a transaction this instance prepared is uncommitted, new rows stay in the JDBC batch (not
+ *     sent): one for a key that transaction holds would wait for its row lock, which only this thread's
+ *     commit releases. {@link #commit} sends them. A write still blocked (e.g. concurrent checkpoints)
+ *     fails after the session's {@code lock_timeout} ({@link PostgresSinkSettings#lockTimeoutMs}).</li>
  * </ul>
  *
  * <p>Two connections per subtask: one for the open transaction (autocommit off) and one with autocommit
