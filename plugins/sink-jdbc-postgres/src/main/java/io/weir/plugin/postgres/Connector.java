@@ -20,7 +20,7 @@ final class Connector {
         this.settings = settings;
         Properties parsed = org.postgresql.Driver.parseURL(settings.url(), null);
         if (parsed == null) {
-            throw new IllegalArgumentException("the PostgreSQL driver cannot parse url " + settings.url());
+            throw new IllegalArgumentException("the PostgreSQL driver cannot parse url " + settings.redactedUrl());
         }
         this.address = parsed.getProperty("PGHOST", "localhost") + ":" + parsed.getProperty("PGPORT", "5432");
         this.database = parsed.getProperty("PGDBNAME", "");
@@ -59,7 +59,7 @@ final class Connector {
             throw translate(e);
         }
         if (c == null) {
-            throw new ConnectException("the PostgreSQL driver does not accept url " + settings.url(), null, false);
+            throw new ConnectException("the PostgreSQL driver does not accept url " + settings.redactedUrl(), null, false);
         }
         return c;
     }
@@ -77,7 +77,7 @@ final class Connector {
         }
         if (state.startsWith("08") || state.equals("57P03")) {
             return new ConnectException("cannot connect to PostgreSQL at " + address + " (" + message + "): is the server"
-                    + " running and accepting TCP connections there? (url " + settings.url() + ")", e, true);
+                    + " running and accepting TCP connections there? (url " + settings.redactedUrl() + ")", e, true);
         }
         return new ConnectException("cannot connect to PostgreSQL at " + address + " as user '" + settings.user() + "': "
                 + message + " (SQLState " + state + ")", e, false);

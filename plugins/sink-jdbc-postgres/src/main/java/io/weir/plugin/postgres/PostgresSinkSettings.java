@@ -185,10 +185,16 @@ public record PostgresSinkSettings(String url, String user, String password, Str
         return '"' + name.replace("\"", "\"\"") + '"';
     }
 
-    /** The settings without the password. */
+    /** @return the URL without its parameters ({@code ?...}), which may carry a password: for messages and logs */
+    String redactedUrl() {
+        int q = url.indexOf('?');
+        return q < 0 ? url : url.substring(0, q) + "?...";
+    }
+
+    /** The settings without the password (nor the URL's parameters). */
     @Override
     public String toString() {
-        return "PostgresSinkSettings[url=" + url + ", user=" + user + ", password=" + (password == null ? "none" : "****")
+        return "PostgresSinkSettings[url=" + redactedUrl() + ", user=" + user + ", password=" + (password == null ? "none" : "****")
                 + ", table=" + table + ", mode=" + mode + ", key=" + key + ", batchSize=" + batchSize + "]";
     }
 }

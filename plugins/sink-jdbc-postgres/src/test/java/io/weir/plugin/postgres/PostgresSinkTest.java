@@ -284,6 +284,8 @@ class PostgresSinkTest {
                 .hasMessage("operators[2].config.password-env names environment variable UNSET_VAR, which is not set");
         assertThat(new PostgresSinkSettings(db.url(), "app", "wrong-pw-123", "out", PostgresSinkSettings.Mode.INSERT, List.of(),
                 1, 1, 1, 0, false, 0, 30_000).toString()).doesNotContain("wrong-pw-123").contains("password=****");
+        assertThat(new PostgresSinkSettings("jdbc:postgresql://127.0.0.1:1/db?password=url-pw-456", "app", null, "out",
+                PostgresSinkSettings.Mode.INSERT, List.of(), 1, 1, 1, 0, false, 0, 30_000).toString()).doesNotContain("url-pw-456");
     }
 
     @Test
