@@ -269,10 +269,10 @@ class NodeIT {
                 .until(() -> get(url + "/jobs/" + id + "/checkpoints").getJsonObject("counts").getJsonNumber("restored").longValue() > 0);
         awaitCheckpoint(url, id);
 
-        // SIGTERM: a clean stop cancels the job but leaves it RUNNING in the registry
+        // SIGTERM: a clean stop suspends the job; the registry says SUSPENDED
         second.destroy();
         assertThat(second.waitFor(20, TimeUnit.SECONDS)).as("node stopped within 20 s of SIGTERM").isTrue();
-        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("RUNNING");
+        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("SUSPENDED");
 
         Process third = startNode(port, data, "node3");
         awaitListening(third, port, "node3");

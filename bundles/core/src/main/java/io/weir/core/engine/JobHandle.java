@@ -17,11 +17,24 @@ public interface JobHandle {
     /** @return completes when the job reaches a terminal status (never exceptionally) */
     CompletableFuture<JobResult> result();
 
-    /** @return a manual checkpoint through the request decider (PROTOCOL.md §2) */
+    /** @return a manual checkpoint, through the coordinator's request decider like a periodic one */
     CompletableFuture<CompletedCheckpoint> triggerCheckpoint();
 
-    /** Cancels the job: tasks stop, pending checkpoints are aborted; completed checkpoints stay. */
+    /**
+     * Cancels the job: it goes CANCELLING while its tasks stop and pending checkpoints are aborted,
+     * then CANCELED; completed checkpoints stay. Returns at once; a job that already ended is left
+     * as it is.
+     */
     void cancel();
+
+    /**
+     * Suspends the job because the engine running it stops (a node shutting down): tasks stop and
+     * pending checkpoints are aborted as for {@link #cancel}, but the job ends SUSPENDED, which says
+     * it is to be resumed from its latest completed checkpoint by a later run (Flink suspends a job
+     * the same way when its JobManager shuts down). Returns at once; a job that already ended is
+     * left as it is.
+     */
+    void suspend();
 
     /**
      * Takes a savepoint (PROTOCOL.md §7) through the request decider, like a manual checkpoint: aligned, every

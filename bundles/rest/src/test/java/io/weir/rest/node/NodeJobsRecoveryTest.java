@@ -95,18 +95,48 @@ class NodeJobsRecoveryTest {
     }
 
     @Test
-    void stoppingTheNodeLeavesItsCancelledJobsRunningInTheRegistry() {
+    void stoppingTheNodeSuspendsItsRunningJobsAndTheNextStartResumesThem() {
         TestEngine engine = new TestEngine();
         NodeJobs jobs = node(engine);
         NodeJob a = jobs.submit(TestPlugins.job("a", 1), base, Map.of());
+        NodeJob done = jobs.submit(TestPlugins.job("done", 1), base, Map.of());
+        engine.finish("done");
 
         jobs.close();
-        engine.jobs.get("a").cancel(); // the stopping engine cancels its jobs
 
-        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(a.status()).isEqualTo(JobStatus.SUSPENDED);
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.SUSPENDED);
+        assertThat(stored(done.id()).status()).isEqualTo(JobStatus.FINISHED);
         TestEngine after = new TestEngine();
-        node(after).recover();
+        NodeJobs second = node(after);
+        assertThat(second.recover()).isEqualTo(1);
         assertThat(after.submitted).containsExactly("a");
+        assertThat(second.find(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void aJobTheNodeStoppedWhileCancellingOrFailingEndsAsCanceledOrFailedAndIsNotResumed() {
+        NodeJobs first = node(new TestEngine());
+        NodeJob cancelling = first.submit(TestPlugins.job("cancelling", 1), base, Map.of());
+        NodeJob failing = first.submit(TestPlugins.job("failing", 1), base, Map.of());
+        NodeJob running = first.submit(TestPlugins.job("running", 1), base, Map.of());
+        // as a node killed in the middle of ending them would have left them
+        registry().write(stored(cancelling.id()).withStatus(JobStatus.CANCELLING, -1, null));
+        registry().write(stored(failing.id()).withStatus(JobStatus.FAILING, -1, "sink lost its transaction"));
+
+        TestEngine after = new TestEngine();
+        NodeJobs second = node(after);
+        clock.set(2_000_000);
+        second.recover();
+
+        assertThat(after.submitted).containsExactly("running");
+        assertThat(second.find(cancelling.id()).status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(stored(cancelling.id()).status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(stored(cancelling.id()).endTime()).isEqualTo(2_000_000);
+        assertThat(second.find(failing.id()).status()).isEqualTo(JobStatus.FAILED);
+        assertThat(stored(failing.id()).failure()).isEqualTo("the node stopped while the job was FAILING: sink lost its transaction");
+        assertThat(second.find(running.id()).status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test

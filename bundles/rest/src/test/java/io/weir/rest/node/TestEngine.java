@@ -86,6 +86,11 @@ public final class TestEngine implements Engine {
             result.complete(new JobResult(name, JobStatus.CANCELED, null, 0, null));
         }
 
+        @Override
+        public void suspend() {
+            result.complete(new JobResult(name, JobStatus.SUSPENDED, null, 0, null));
+        }
+
         /** @return whether cancel() was called */
         public boolean cancelled() {
             return cancelled;

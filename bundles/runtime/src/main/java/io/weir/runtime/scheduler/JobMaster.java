@@ -346,15 +346,25 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     @Override
     public void cancel() {
+        end(JobStatus.CANCELED, "Cancelling job {}");
+    }
+
+    @Override
+    public void suspend() {
+        end(JobStatus.SUSPENDED, "Suspending job {}: its checkpoints are kept for a later run to resume from");
+    }
+
+    /** Ends the job with {@code to} on the job master thread unless it already ended. Any thread. */
+    private void end(JobStatus to, String logMessage) {
         try {
             executor.execute(() -> {
                 if (!status.isTerminal()) {
-                    LOG.info("Cancelling job {}", job.name());
-                    terminate(JobStatus.CANCELED, null);
+                    LOG.info(logMessage, job.name());
+                    terminate(to, null);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            // the job already ended and its job master thread is gone: nothing to cancel
+            // the job already ended and its job master thread is gone: nothing to do
         }
     }
 
@@ -645,7 +655,16 @@ public final class JobMaster implements JobHandle, TaskListener {
         tasks = List.of();
     }
 
+    /**
+     * Ends the job: FAILED and CANCELED pass through FAILING and CANCELLING while the tasks are
+     * cancelled and the coordinator stopped. Job master thread.
+     */
     private void terminate(JobStatus to, Throwable failure) {
+        if (to == JobStatus.FAILED) {
+            setStatus(JobStatus.FAILING);
+        } else if (to == JobStatus.CANCELED) {
+            setStatus(JobStatus.CANCELLING);
+        }
         if (stop != null) {
             stop.result().completeExceptionally(new IllegalStateException("stop-with-savepoint of job " + job.name()
                     + " did not complete: the job ended " + to));
