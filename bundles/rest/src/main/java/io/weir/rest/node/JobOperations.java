@@ -177,7 +177,34 @@ public final class JobOperations {
             throw new PathNotAllowedException(what + " '" + target + "' is outside the node's savepoint directory "
                     + savepointDirectory + "; give a directory inside it (or configure weir.node.savepoint-dir)");
         }
+        Path real = realPath(resolved, target, what);
+        if (!real.startsWith(realPath(savepointDirectory, savepointDirectory.toString(), "savepoint directory"))) {
+            throw new PathNotAllowedException(what + " '" + target + "' leads through a symbolic link to " + real
+                    + ", outside the node's savepoint directory " + savepointDirectory + "; give a directory inside it");
+        }
         return resolved;
+    }
+
+    /**
+     * The path with every symbolic link of its existing part resolved: the nearest existing entry
+     * (a link itself counts) is resolved with {@link Path#toRealPath}, the part not created yet appended.
+     *
+     * @throws PathNotAllowedException if an existing link cannot be resolved (dangling, a loop, unreadable)
+     */
+    private static Path realPath(Path absolute, String target, String what) {
+        Path existing = absolute;
+        while (existing != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+        } catch (java.io.IOException e) {
+            throw new PathNotAllowedException(what + " '" + target + "' cannot be resolved (" + e
+                    + "); give a directory inside the node's savepoint directory");
+        }
     }
 
     private NodeJob running(String idOrName, String what) {

@@ -165,11 +165,15 @@ public final class JobsResource {
      * @throws ApiErrors.BadRequestException (400) as {@link #submit(String, String, List)}, or for
      *         {@code allowNonRestoredState} without {@code savepointPath}
      * @throws io.weir.rest.node.PathNotAllowedException (403) if the savepoint path (also one given as
-     *         {@code set=execution.savepoint.path=..}) lies outside the node's savepoint directory
+     *         {@code set=execution.savepoint.path=..} or in the spec's {@code config}) lies outside the node's
+     *         savepoint directory, also through a symbolic link
      */
     public Response submit(String spec, String baseDir, List<String> sets, String savepointPath, boolean allowNonRestoredState) {
         Map<String, String> overrides = overrides(sets);
         String restore = savepointPath != null && !savepointPath.isBlank() ? savepointPath : overrides.get(SAVEPOINT_PATH_KEY);
+        if (restore == null) {
+            restore = specConfig(spec, SAVEPOINT_PATH_KEY); // checked like the others; the override then wins over it
+        }
         if (restore != null) {
             overrides.put(SAVEPOINT_PATH_KEY, operations.allowedSavepointPath(restore).toString());
             if (allowNonRestoredState) {
@@ -187,6 +191,23 @@ public final class JobsResource {
         }
         NodeJob job = jobs.submit(spec, base.normalize(), overrides);
         return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
+    }
+
+    /**
+     * @return the string value of {@code key} in the spec's {@code config} object, or null if the spec is not a
+     *         JSON object (the job parser then reports it) or has no such string value
+     */
+    private static String specConfig(String spec, String key) {
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(spec))) {
+            jakarta.json.JsonValue root = reader.readValue();
+            if (root instanceof jakarta.json.JsonObject o && o.get("config") instanceof jakarta.json.JsonObject config
+                    && config.get(key) instanceof jakarta.json.JsonString value) {
+                return value.getString();
+            }
+        } catch (jakarta.json.JsonException e) {
+            // not JSON: the job parser says what is wrong with it
+        }
+        return null;
     }
 
     /**

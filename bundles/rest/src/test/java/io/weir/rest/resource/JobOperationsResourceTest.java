@@ -155,6 +155,24 @@ class JobOperationsResourceTest {
     }
 
     @Test
+    void aSymbolicLinkInsideTheSavepointDirectoryLeadingOutsideIs403(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path savepoints = java.nio.file.Files.createDirectories(tmp.resolve("savepoints"));
+        Path outside = java.nio.file.Files.createDirectories(tmp.resolve("elsewhere"));
+        java.nio.file.Files.createSymbolicLink(savepoints.resolve("escape"), outside);
+        java.nio.file.Files.createDirectories(savepoints.resolve("nightly"));
+        JobsResource linked = new JobsResource(jobs, clock::get, tmp, new JobOperations(jobs, savepoints));
+        submit("a");
+
+        Response r = errorOf(() -> linked.triggerSavepoint("a", "{\"target-directory\": \"escape/new\"}"));
+        assertThat(r.getStatus()).isEqualTo(403);
+        assertThat(error(r)).contains("symbolic link").contains(outside.toRealPath().toString());
+        assertThat(errorOf(() -> linked.submit(TestPlugins.job("b", 2), null, null, "escape/savepoint-b-0a0b0c", false))
+                .getStatus()).isEqualTo(403);
+        assertThat(engine.jobs.get("a").savepointDirectory).as("nothing was triggered").isNull();
+        assertThat(linked.triggerSavepoint("a", "{\"target-directory\": \"nightly\"}").getStatus()).isEqualTo(202);
+    }
+
+    @Test
     void unknownJobIs404() {
         assertThat(errorOf(() -> resource.triggerSavepoint("nope", null)).getStatus()).isEqualTo(404);
         assertThat(errorOf(() -> resource.stop("nope", null)).getStatus()).isEqualTo(404);
@@ -211,6 +229,10 @@ class JobOperationsResourceTest {
                 .getStatus()).isEqualTo(403);
         assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null,
                 java.util.List.of("execution.savepoint.path=/tmp/savepoint-b-0a0b0c"), null, false)).getStatus()).isEqualTo(403);
+        String inSpec = TestPlugins.job("b", 2).replaceFirst("\\{", "{\"config\": {\"execution.savepoint.path\": \"/tmp/savepoint-b-0a0b0c\"},");
+        assertThat(inSpec).contains("\"config\": {\"execution.savepoint.path\"");
+        Response spec = errorOf(() -> resource.submit(inSpec, null, null, null, false));
+        assertThat(spec.getStatus()).as("a savepoint path in the spec's own config is checked too").isEqualTo(403);
         assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null, null, null, true)).getStatus()).isEqualTo(400);
         assertThat(engine.submitted).isEmpty();
     }
