@@ -38,8 +38,11 @@ public final class Views {
     public record JobsOverview(List<JobOverview> jobs) {
     }
 
-    /** A vertex (task) of {@code GET /jobs/:id}. */
-    public record Vertex(String id, String name, String type, String kind, int parallelism) {
+    /**
+     * A vertex (operator) of {@code GET /jobs/:id}, in the job's topological order; {@code inputs} (not Flink's) are
+     * the ids of the vertices feeding it, in job-file order.
+     */
+    public record Vertex(String id, String name, String type, String kind, int parallelism, List<String> inputs) {
     }
 
     /** {@code GET /jobs/:id}. */

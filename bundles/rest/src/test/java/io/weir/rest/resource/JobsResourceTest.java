@@ -94,6 +94,8 @@ class JobsResourceTest {
         assertThat(src.getString("id")).isEqualTo("src");
         assertThat(src.getString("type")).isEqualTo("numbers");
         assertThat(src.getInt("parallelism")).isEqualTo(2);
+        assertThat(src.getJsonArray("inputs")).isEmpty();
+        assertThat(json.getJsonArray("vertices").getJsonObject(1).getJsonArray("inputs").getString(0)).isEqualTo("src");
     }
 
     @Test
