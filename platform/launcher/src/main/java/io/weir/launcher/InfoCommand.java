@@ -81,7 +81,8 @@ final class InfoCommand implements Callable<Integer> {
         boolean ended = NodeCommands.number(details, "end-time") >= 0;
         out.println("Job " + NodeCommands.text(details, "name") + " (" + NodeCommands.text(details, "jid") + ")");
         out.println("Status: " + state + (ended ? ", ran " : ", up ") + NodeCommands.seconds(NodeCommands.number(details, "duration"))
-                + (details.containsKey("restarts") ? ", restarts: " + details.getInt("restarts") : ""));
+                // the node knows the restart count once the job has ended
+                + (ended && details.containsKey("restarts") ? ", restarts: " + details.getInt("restarts") : ""));
         if (details.get("failure-cause") instanceof JsonString cause) {
             out.println("Failure: " + cause.getString());
         }

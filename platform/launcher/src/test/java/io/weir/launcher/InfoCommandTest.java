@@ -113,7 +113,7 @@ class InfoCommandTest {
         assertThat(rc).as(err()).isZero();
         assertThat(out()).isEqualTo(String.join("\n",
                 "Job demo (" + ID + ")",
-                "Status: RUNNING, up 1m5s, restarts: 1",
+                "Status: RUNNING, up 1m5s",
                 "Operators:",
                 "  OPERATOR  TYPE     KIND    PARALLELISM  INPUTS",
                 "  src       numbers  source            1  -",
@@ -124,6 +124,19 @@ class InfoCommandTest {
                 "sink          0           16          9     3     40         110    30        512           1024        yes",
                 "").replace("\n", System.lineSeparator()));
         assertThat(received).allMatch(r -> r.startsWith("GET ") && r.endsWith("| null"), "only GETs, without a token");
+    }
+
+    @Test
+    void anEndedJobShowsHowLongItRanItsRestartsAndItsFailure() throws IOException {
+        String failed = JOB.replace("\"state\":\"RUNNING\"", "\"state\":\"FAILED\"").replace("\"end-time\":-1", "\"end-time\":66000")
+                .replace("\"restarts\":1", "\"restarts\":3,\"failure-cause\":\"java.lang.Exception: Job demo failed after 3 restart(s)\"");
+        String url = stub(Map.of("/jobs/demo", failed, "/jobs/" + ID + "/checkpoints", "200 {\"latest\":{}}"));
+
+        int rc = run("info", "demo", "--node", url);
+
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).contains("Status: FAILED, ran 1m5s, restarts: 3" + System.lineSeparator()
+                + "Failure: java.lang.Exception: Job demo failed after 3 restart(s)" + System.lineSeparator());
     }
 
     @Test
