@@ -84,7 +84,7 @@ public final class Launcher {
     /** Top-level command: only options and subcommands. */
     @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
             description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix.",
-            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class,
+            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class, InfoCommand.class,
                 NodeCommands.Cancel.class, OperationCommands.Checkpoint.class,
                 OperationCommands.Savepoint.class, OperationCommands.Stop.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
     static final class Weir implements Callable<Integer> {

@@ -28,6 +28,7 @@ public final class NodeJob implements JobListener {
     private final long startTime;
     private final LongSupplier clock;
     private final CheckpointHistory checkpoints = new CheckpointHistory(CheckpointHistory.DEFAULT_CAPACITY);
+    private final ExceptionHistory exceptions = new ExceptionHistory(ExceptionHistory.DEFAULT_CAPACITY);
     /** Written once by the submitting thread before the job is visible to others. */
     private volatile JobHandle handle;
     /** Written once when the result completes; -1 while the job runs. */
@@ -69,6 +70,9 @@ public final class NodeJob implements JobListener {
         this.handle = jobHandle;
         jobHandle.result().whenComplete((r, e) -> {
             endTime = endedAt >= 0 && jobHandle instanceof EndedJob ? endedAt : clock.getAsLong();
+            if (r != null && r.status() == JobStatus.FAILED) {
+                exceptions.add(r.failure(), endTime, false);
+            }
             result = r;
             onChange.run();
         });
@@ -143,6 +147,11 @@ public final class NodeJob implements JobListener {
         return checkpoints;
     }
 
+    /** @return the failures seen: restart causes and the cause the job failed with */
+    public ExceptionHistory exceptions() {
+        return exceptions;
+    }
+
     @Override
     public void onCompleted(CompletedCheckpointStats stats) {
         checkpoints.completed(stats);
@@ -167,6 +176,7 @@ public final class NodeJob implements JobListener {
     @Override
     public void onRestart(String jobName, int attempt, Throwable cause) {
         LOG.warn("Job {} ({}) restarting (attempt {}): {}", jobName, id, attempt, String.valueOf(cause));
+        exceptions.add(cause, clock.getAsLong(), true);
     }
 
     @Override

@@ -189,6 +189,26 @@ class JobOperationsResourceTest {
     }
 
     @Test
+    void onlyTheNewest64RequestIdsPerJobAreKept() {
+        String job = submit("a");
+        String other = submit("b");
+        String otherRequest = requestId(resource.triggerSavepoint(other, ""));
+        String first = requestId(resource.triggerSavepoint(job, ""));
+        String second = requestId(resource.triggerSavepoint(job, ""));
+        for (int i = 0; i < JobOperations.DEFAULT_RETAINED - 1; i++) {
+            requestId(resource.triggerCheckpoint(job));
+        }
+
+        Response forgotten = errorOf(() -> resource.savepointStatus(job, first));
+        assertThat(forgotten.getStatus()).isEqualTo(404);
+        assertThat(error(forgotten)).contains("'" + first + "'").contains("newest 64 operations per job");
+        assertThat(JsonContract.json(resource.savepointStatus(job, second)).getJsonObject("status").getString("id"))
+                .isEqualTo("IN_PROGRESS");
+        assertThat(JsonContract.json(resource.savepointStatus(other, otherRequest)).getJsonObject("status").getString("id"))
+                .as("another job's operations are not evicted").isEqualTo("IN_PROGRESS");
+    }
+
+    @Test
     void jobNotRunningIs409() {
         submit("a");
         engine.finish("a");
