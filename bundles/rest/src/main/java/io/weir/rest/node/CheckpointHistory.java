@@ -132,6 +132,22 @@ public final class CheckpointHistory {
         }
     }
 
+    /**
+     * Sets the latest checkpoint and savepoint a node restart read from the registry, without counting
+     * them or adding them to the history; a checkpoint completed later replaces them.
+     *
+     * @param checkpoint the latest completed checkpoint, or null
+     * @param savepoint the latest savepoint, or null
+     */
+    synchronized void seedLatest(CompletedCheckpointStats checkpoint, CompletedCheckpointStats savepoint) {
+        if (checkpoint != null && latestCompleted == null) {
+            latestCompleted = checkpoint;
+        }
+        if (savepoint != null && latestSavepoint == null) {
+            latestSavepoint = savepoint;
+        }
+    }
+
     synchronized void completed(CompletedCheckpointStats stats) {
         completed++;
         if (stats.isSavepoint()) {

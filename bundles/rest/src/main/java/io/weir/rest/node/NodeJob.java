@@ -54,7 +54,7 @@ public final class NodeJob implements JobListener {
      * @param graph the validated job (for a job that cannot be parsed any more: a graph without operators)
      * @param clock milliseconds since the epoch
      * @param submitted what the registry keeps of the job; its id, name and submit time are this job's
-     * @param onChange called after every status change of the job
+     * @param onChange called after every status change and every completed checkpoint of the job
      */
     NodeJob(JobGraph graph, LongSupplier clock, JobRecord submitted, Runnable onChange) {
         this.id = submitted.id();
@@ -63,6 +63,8 @@ public final class NodeJob implements JobListener {
         this.startTime = submitted.submitTime();
         this.submitted = submitted;
         this.onChange = onChange;
+        checkpoints.seedLatest(submitted.latestCheckpoint() == null ? null : submitted.latestCheckpoint().toStats(false),
+                submitted.latestSavepoint() == null ? null : submitted.latestSavepoint().toStats(true));
     }
 
     /** Attaches the engine's handle; {@code endedAt} is the end time to report if the handle has already ended (history), else -1. */
@@ -91,7 +93,9 @@ public final class NodeJob implements JobListener {
         JobResult r = result;
         JobStatus status = r != null ? r.status() : h.status();
         String failure = r == null || r.failure() == null ? null : String.valueOf(r.failure());
-        return submitted.withStatus(status, r == null ? -1 : endTime, failure);
+        CheckpointHistory.Snapshot s = checkpoints.snapshot();
+        return submitted.withStatus(status, r == null ? -1 : endTime, failure)
+                .withLatest(JobRecord.Latest.of(s.latest()), JobRecord.Latest.of(s.latestSavepoint()));
     }
 
     /** @return the job id (32 lower-case hex digits, like Flink's JobID) */
@@ -155,6 +159,7 @@ public final class NodeJob implements JobListener {
     @Override
     public void onCompleted(CompletedCheckpointStats stats) {
         checkpoints.completed(stats);
+        onChange.run(); // the registry keeps the latest checkpoint and savepoint
     }
 
     @Override

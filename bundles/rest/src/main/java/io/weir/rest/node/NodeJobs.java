@@ -96,10 +96,12 @@ public final class NodeJobs {
      * @throws JobConflictException if a job of the same name is running on this node
      */
     public NodeJob submit(String spec, Path baseDirectory, Map<String, String> overrides) {
-        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong());
+        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong(), null);
     }
 
-    private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime) {
+    /** @param previous the registry record of a job resumed after a node restart (its latest checkpoints), or null */
+    private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime,
+            JobRecord previous) {
         JobGraph graph;
         try {
             pluginWait.await(spec);
@@ -116,7 +118,8 @@ public final class NodeJobs {
             }
         }
         JobRecord submitted = new JobRecord(id, graph.name(), spec, baseDirectory.toString(), overrides,
-                JobStatus.CREATED, submitTime, -1, null);
+                JobStatus.CREATED, submitTime, -1, null,
+                previous == null ? null : previous.latestCheckpoint(), previous == null ? null : previous.latestSavepoint());
         NodeJob job = newJob(graph, submitted);
         JobHandle handle;
         try {
@@ -210,7 +213,7 @@ public final class NodeJobs {
                 continue;
             }
             try {
-                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime());
+                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime(), r);
                 resumed++;
                 LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
             } catch (RuntimeException e) {

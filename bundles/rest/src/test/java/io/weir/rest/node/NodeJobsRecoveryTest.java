@@ -116,6 +116,37 @@ class NodeJobsRecoveryTest {
     }
 
     @Test
+    void theLatestCheckpointAndSavepointArePersistedAndShownAfterARestartForEndedAndResumedJobs() {
+        TestEngine before = new TestEngine();
+        NodeJobs first = node(before);
+        NodeJob stopped = first.submit(TestPlugins.job("stopped", 1), base, Map.of());
+        NodeJob running = first.submit(TestPlugins.job("running", 1), base, Map.of());
+        stopped.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(4, 1_000_100, 30, 2048, 0, false,
+                Map.of(), false, "/cp/stopped/chk-4"));
+        stopped.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(5, 1_000_200, 60, 2048, 0, false,
+                Map.of(), true, "/data/savepoints/savepoint-stopped-0a0b0c"));
+        running.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(9, 1_000_300, 20, 512, 0, false,
+                Map.of(), false, "/cp/running/chk-9"));
+        before.finish("stopped"); // as stop-with-savepoint ends it
+
+        assertThat(stored(stopped.id()).latestSavepoint().path()).isEqualTo("/data/savepoints/savepoint-stopped-0a0b0c");
+        assertThat(stored(stopped.id()).latestCheckpoint().checkpointId()).isEqualTo(4);
+        assertThat(stored(running.id()).latestCheckpoint().path()).isEqualTo("/cp/running/chk-9");
+
+        NodeJobs second = node(new TestEngine());
+        second.recover();
+
+        CheckpointHistory.Snapshot ended = second.find(stopped.id()).checkpoints().snapshot();
+        assertThat(ended.latestSavepoint().externalPath()).isEqualTo("/data/savepoints/savepoint-stopped-0a0b0c");
+        assertThat(ended.latestSavepoint().isSavepoint()).isTrue();
+        assertThat(ended.latest().checkpointId()).isEqualTo(4);
+        assertThat(ended.completed()).as("seeded, not counted again").isZero();
+        CheckpointHistory.Snapshot resumed = second.find(running.id()).checkpoints().snapshot();
+        assertThat(resumed.latest().externalPath()).isEqualTo("/cp/running/chk-9");
+        assertThat(stored(running.id()).latestCheckpoint().checkpointId()).as("kept by the resumed job's record").isEqualTo(9);
+    }
+
+    @Test
     void aJobTheNodeStoppedWhileCancellingOrFailingEndsAsCanceledOrFailedAndIsNotResumed() {
         NodeJobs first = node(new TestEngine());
         NodeJob cancelling = first.submit(TestPlugins.job("cancelling", 1), base, Map.of());
