@@ -38,8 +38,15 @@ public final class Views {
     public record JobsOverview(List<JobOverview> jobs) {
     }
 
-    /** A vertex (task) of {@code GET /jobs/:id}. */
-    public record Vertex(String id, String name, String type, String kind, int parallelism) {
+    /** A vertex (task) of {@code GET /jobs/:id}; {@code metrics} as Flink names them. */
+    public record Vertex(String id, String name, String type, String kind, int parallelism, VertexMetrics metrics) {
+    }
+
+    /**
+     * The metrics of a vertex: {@code write-records} = rows its subtasks sent to other tasks in the current
+     * attempt (0 for a sink or an operator chained into its successor).
+     */
+    public record VertexMetrics(@JsonbProperty("write-records") long writeRecords) {
     }
 
     /** {@code GET /jobs/:id}. */
