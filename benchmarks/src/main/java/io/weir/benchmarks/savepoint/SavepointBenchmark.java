@@ -1,6 +1,7 @@
 package io.weir.benchmarks.savepoint;
 
 import io.weir.benchmarks.JsonLines;
+import io.weir.benchmarks.Spread;
 import io.weir.core.config.Configuration;
 import io.weir.core.coordination.CompletedCheckpointStats;
 import io.weir.core.engine.JobHandle;
@@ -57,7 +58,8 @@ import java.util.stream.Stream;
  * ({@link GeneratedCounts}), not from the engine. The source must resume at the cut's sequence number.
  *
  * <p>stdout: JSON lines, a {@code savepoint} line per round, a {@code restore} line per restore, then one
- * {@code summary} line (median, min, max and spread per measure). Logs go to stderr. Exit status: 0 when
+ * {@code summary} line (median, min, max and spread per measure over the rounds after the
+ * {@code --warmup-rounds}). Logs go to stderr. Exit status: 0 when
  * every restore verified, 1 when a job failed, timed out or restored wrong counts, 2 on a usage error.
  * Main thread only.
  */
@@ -72,6 +74,10 @@ public final class SavepointBenchmark implements Callable<Integer> {
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "5", description = "Savepoint/restore rounds (default: ${DEFAULT-VALUE})")
     private int rounds;
+
+    @Option(names = "--warmup-rounds", paramLabel = "N", defaultValue = "1",
+            description = "Rounds run first and left out of the summary (class loading, JIT; their lines say \"warmup\": true) (default: ${DEFAULT-VALUE})")
+    private int warmupRounds;
 
     @Option(names = "--keys", paramLabel = "N", defaultValue = "100000", description = "Distinct keys (default: ${DEFAULT-VALUE})")
     private long keys;
@@ -114,11 +120,11 @@ public final class SavepointBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (rounds < 1 || keys < 1 || keys > Integer.MAX_VALUE || parallelism < 1 || rescaleTo < 0 || warmupS < 0
+        if (warmupRounds < 0 || rounds < 1 || keys < 1 || keys > Integer.MAX_VALUE || parallelism < 1 || rescaleTo < 0 || warmupS < 0
                 || runS < 0 || timeoutS < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds, --keys, --parallelism and --timeout-s must be >= 1"
-                    + " (--keys at most " + Integer.MAX_VALUE + "), --rescale-to, --warmup-s and --run-s >= 0; got "
-                    + rounds + ", " + keys + ", " + parallelism + ", " + timeoutS + ", " + rescaleTo + ", " + warmupS + ", " + runS);
+                    + " (--keys at most " + Integer.MAX_VALUE + "), --rescale-to, --warmup-rounds, --warmup-s and --run-s >= 0; got "
+                    + warmupRounds + ", " + rounds + ", " + keys + ", " + parallelism + ", " + timeoutS + ", " + rescaleTo + ", " + warmupS + ", " + runS);
         }
         boolean temporary = dir == null;
         Path root = temporary ? Files.createTempDirectory("weir-savepoint-benchmark-") : dir;
@@ -167,8 +173,9 @@ public final class SavepointBenchmark implements Callable<Integer> {
             sleepUntil(warmStart + TimeUnit.SECONDS.toNanos(warmupS));
             LOG.info("Warm: every key has state after {} rows; starting {} rounds", sink.rows(), rounds);
 
-            for (int r = 1; r <= rounds; r++) {
+            for (int r = 1; r <= warmupRounds + rounds; r++) {
                 final int round = r;
+                final boolean warmupRound = r <= warmupRounds;
                 long before = truth.latestSnapshotId();
                 long t0 = System.nanoTime();
                 Path savepoint = current.triggerSavepoint(Optional.of(savepoints)).get(timeoutS, TimeUnit.SECONDS);
@@ -181,7 +188,7 @@ public final class SavepointBenchmark implements Callable<Integer> {
                         "round " + round + ": not every tap subtask snapshotted savepoint " + savepoint));
                 truth.forgetBefore(cutId);
                 JsonObjectBuilder line = json.createObjectBuilder()
-                        .add("type", "savepoint").add("round", round).add("parallelism", parallelism)
+                        .add("type", "savepoint").add("round", round).add("warmup", warmupRound).add("parallelism", parallelism)
                         .add("savepoint_ms", millis(savepointNanos));
                 CompletedCheckpointStats stats = timelineOf(current, first).completed.get(cutId);
                 if (stats != null) {
@@ -193,20 +200,26 @@ public final class SavepointBenchmark implements Callable<Integer> {
                 line.add("size_on_disk_bytes", sizeOnDisk(savepoint)).add("files", fileCount(savepoint))
                         .add("rows_before_cut", sum(cut)).add("path", savepoint.toString()).add("load_average_1m", loadAverage());
                 JsonObject savepointLine = line.build();
-                savepointLines.add(savepointLine);
+                if (!warmupRound) {
+                    savepointLines.add(savepointLine);
+                }
                 out.write(savepointLine);
                 endJob(current);
 
                 if (rescaleTo > 0) {
-                    Restore rescaled = restore(engine, parser, json, root, sink, truth, savepoint, cut, round, rescaleTo);
+                    Restore rescaled = restore(engine, parser, json, root, sink, truth, savepoint, cut, round, warmupRound, rescaleTo);
                     out.write(rescaled.line);
-                    restoreLines.computeIfAbsent(rescaleTo, p -> new ArrayList<>()).add(rescaled.line);
+                    if (!warmupRound) {
+                        restoreLines.computeIfAbsent(rescaleTo, p -> new ArrayList<>()).add(rescaled.line);
+                    }
                     allVerified &= rescaled.verified;
                     endJob(rescaled.handle);
                 }
-                Restore same = restore(engine, parser, json, root, sink, truth, savepoint, cut, round, parallelism);
+                Restore same = restore(engine, parser, json, root, sink, truth, savepoint, cut, round, warmupRound, parallelism);
                 out.write(same.line);
-                restoreLines.computeIfAbsent(parallelism, p -> new ArrayList<>()).add(same.line);
+                if (!warmupRound) {
+                    restoreLines.computeIfAbsent(parallelism, p -> new ArrayList<>()).add(same.line);
+                }
                 allVerified &= same.verified;
                 current = same.handle;
                 timelines.put(current, same.timeline);
@@ -218,7 +231,7 @@ public final class SavepointBenchmark implements Callable<Integer> {
             endJob(current);
 
             JsonObjectBuilder summary = json.createObjectBuilder().add("type", "summary")
-                    .add("keys", keys).add("rounds", savepointLines.size())
+                    .add("keys", keys).add("rounds", savepointLines.size()).add("warmup_rounds", warmupRounds)
                     .add("savepoint_ms", spread(json, savepointLines, "savepoint_ms"))
                     .add("size_on_disk_bytes", spread(json, savepointLines, "size_on_disk_bytes"));
             for (Map.Entry<Integer, List<JsonObject>> e : restoreLines.entrySet()) {
@@ -271,7 +284,7 @@ public final class SavepointBenchmark implements Callable<Integer> {
     }
 
     private Restore restore(LocalEngine engine, JobSpecParser parser, JsonProvider json, Path root, FirstCountSinkFactory sink,
-            GeneratedCounts truth, Path savepoint, long[][] cut, int round, int toParallelism) throws Exception {
+            GeneratedCounts truth, Path savepoint, long[][] cut, int round, boolean warmupRound, int toParallelism) throws Exception {
         truth.start(Optional.of(cut));
         sink.reset();
         String name = "savepoint-bench-r" + round + "-p" + toParallelism;
@@ -315,7 +328,7 @@ public final class SavepointBenchmark implements Callable<Integer> {
                     savepoint, name, sink.keysSeen(), keys, mismatches, sourceResumed, examples);
         }
         JsonObjectBuilder line = json.createObjectBuilder()
-                .add("type", "restore").add("round", round)
+                .add("type", "restore").add("round", round).add("warmup", warmupRound)
                 .add("from_parallelism", parallelism).add("to_parallelism", toParallelism)
                 .add("submit_ms", millis(submitted - t0))
                 .add("restore_point_ms", sinceOrNull(timeline.restoreNanos, t0))

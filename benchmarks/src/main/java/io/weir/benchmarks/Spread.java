@@ -1,4 +1,4 @@
-package io.weir.benchmarks.savepoint;
+package io.weir.benchmarks;
 
 import java.util.List;
 
