@@ -50,8 +50,9 @@ import java.util.stream.Stream;
  * vertex's {@code metrics.write-records} ({@code GET /jobs/:id}, read at the start and the end of the
  * window), and in rounds with the poller a client sends {@code GET /jobs/:id/checkpoints} every
  * {@code --poll-ms} (fixed rate, one request at a time; a late response delays the next request) and records
- * each response's latency (request sent → body read). Then the job is cancelled. Rounds alternate without
- * and with the poller, starting without.
+ * each response's latency (request sent → body read). Then the job is cancelled. After
+ * {@code --warmup-rounds} (1, without the poller, left out of the summary: the node's JIT compiles the record
+ * path in the first job), rounds alternate without and with the poller, starting without.
  *
  * <p>stdout: a {@code round} JSON line per round, then a {@code summary} line: records/s without and with the
  * poller (median, min, max, spread), their ratio of medians ({@code with / without}), and the latency
@@ -74,6 +75,10 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Rounds per mode, without and with the poller (default: ${DEFAULT-VALUE})")
     private int rounds;
+
+    @Option(names = "--warmup-rounds", paramLabel = "N", defaultValue = "1",
+            description = "Rounds without the poller run first and left out of the summary (the node's JIT; their lines say \"warmup\": true) (default: ${DEFAULT-VALUE})")
+    private int warmupRounds;
 
     @Option(names = "--round-s", paramLabel = "N", defaultValue = "20", description = "Measured seconds per round (default: ${DEFAULT-VALUE})")
     private int roundS;
@@ -103,9 +108,9 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (rounds < 1 || roundS < 1 || warmupS < 0 || pollMs < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds, --round-s and --poll-ms must be >= 1 and --warmup-s >= 0, got "
-                    + rounds + ", " + roundS + ", " + pollMs + ", " + warmupS);
+        if (rounds < 1 || roundS < 1 || warmupS < 0 || pollMs < 1 || warmupRounds < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds, --round-s and --poll-ms must be >= 1 and --warmup-s and"
+                    + " --warmup-rounds >= 0, got " + rounds + ", " + roundS + ", " + pollMs + ", " + warmupS + ", " + warmupRounds);
         }
         if (!Files.isExecutable(weir)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--weir " + weir.toAbsolutePath()
@@ -139,8 +144,9 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
         List<Double> with = new ArrayList<>();
         List<Double> allLatencies = new ArrayList<>();
         int errors = 0;
-        for (int round = 1; round <= 2 * rounds; round++) {
-            boolean polling = round % 2 == 0;
+        for (int round = 1; round <= warmupRounds + 2 * rounds; round++) {
+            boolean warmupRound = round <= warmupRounds;
+            boolean polling = !warmupRound && (round - warmupRounds) % 2 == 0;
             String jobId = submit(base, token, "rest-bench-" + round, data);
             awaitStatus(base, jobId, "RUNNING", 60);
             TimeUnit.SECONDS.sleep(warmupS);
@@ -182,7 +188,7 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
 
             double recordsPerS = (last[0] - first[0]) * 1e9 / (last[1] - first[1]);
             JsonObjectBuilder line = json.createObjectBuilder().add("type", "round").add("round", round)
-                    .add("poller", polling).add("records_per_s", Math.round(recordsPerS))
+                    .add("warmup", warmupRound).add("poller", polling).add("records_per_s", Math.round(recordsPerS))
                     .add("window_s", Math.round((last[1] - first[1]) / 1e7) / 100.0);
             if (polling) {
                 List<Double> snapshot;
@@ -194,7 +200,7 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
                 line.add("polls", snapshot.size()).add("failed_polls", failedPolls.get())
                         .add("latency_ms", snapshot.isEmpty() ? JsonValue.NULL : percentiles(Percentiles.of(snapshot)));
                 with.add(recordsPerS);
-            } else {
+            } else if (!warmupRound) {
                 without.add(recordsPerS);
             }
             out.write(line.add("load_average_1m", loadAverage()).build());
@@ -203,7 +209,7 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
         Spread p = Spread.of(with);
         JsonObjectBuilder summary = json.createObjectBuilder().add("type", "summary")
                 .add("node", "distribution bin/weir node (own process)")
-                .add("rounds_per_mode", rounds).add("round_s", roundS).add("poll_ms", pollMs)
+                .add("rounds_per_mode", rounds).add("warmup_rounds", warmupRounds).add("round_s", roundS).add("poll_ms", pollMs)
                 .add("records_per_s_without", spread(w))
                 .add("records_per_s_with", spread(p))
                 .add("throughput_ratio_with_to_without", Math.round(p.median() / w.median() * 1000) / 1000.0)
