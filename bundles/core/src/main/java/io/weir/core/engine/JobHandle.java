@@ -17,6 +17,19 @@ public interface JobHandle {
     /** @return completes when the job reaches a terminal status (never exceptionally) */
     CompletableFuture<JobResult> result();
 
+    /**
+     * Flink's {@code numRecordsOut} per operator: rows the operator's subtasks sent over network channels to
+     * other tasks (a broadcast row counts once) since the current attempt's tasks were deployed; a restart
+     * starts again from 0, as Flink's task metrics do. Only an operator whose output leaves its task has an
+     * entry: a sink, or an operator chained into its successor (forward edge, equal parallelism), has none.
+     * The values may lag the record path by a few rows.
+     *
+     * @return operator id → rows, >= 0; empty before the tasks are deployed and for engines that do not count
+     */
+    default java.util.Map<String, Long> recordsWritten() {
+        return java.util.Map.of();
+    }
+
     /** @return a manual checkpoint, through the coordinator's request decider like a periodic one */
     CompletableFuture<CompletedCheckpoint> triggerCheckpoint();
 

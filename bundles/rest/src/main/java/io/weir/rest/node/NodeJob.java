@@ -98,6 +98,15 @@ public final class NodeJob implements JobListener {
                 .withLatest(JobRecord.Latest.of(s.latest()), JobRecord.Latest.of(s.latestSavepoint()));
     }
 
+    /**
+     * @return rows each operator sent to other tasks in the current attempt ({@link JobHandle#recordsWritten()});
+     *         empty while the job has no handle
+     */
+    public java.util.Map<String, Long> recordsWritten() {
+        JobHandle h = handle;
+        return h == null ? java.util.Map.of() : h.recordsWritten();
+    }
+
     /** @return the job id (32 lower-case hex digits, like Flink's JobID) */
     public String id() {
         return id;

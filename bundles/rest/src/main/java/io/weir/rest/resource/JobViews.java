@@ -27,9 +27,11 @@ final class JobViews {
 
     static Views.JobDetails details(NodeJob job, long now) {
         JobResult result = job.result();
+        java.util.Map<String, Long> written = job.recordsWritten();
         List<Views.Vertex> vertices = job.graph().vertices().stream()
                 .map(v -> new Views.Vertex(v.id(), v.id(), v.type(), v.kind().name().toLowerCase(java.util.Locale.ROOT), v.parallelism(),
-                        job.graph().inputsOf(v.id()).stream().map(io.weir.core.job.JobEdge::source).toList()))
+                        job.graph().inputsOf(v.id()).stream().map(io.weir.core.job.JobEdge::source).toList(),
+                        new Views.VertexMetrics(written.getOrDefault(v.id(), 0L))))
                 .toList();
         return new Views.JobDetails(job.id(), job.name(), job.status().name(), job.startTime(), job.endTime(),
                 job.duration(), now, result == null ? 0 : result.restarts(),

@@ -40,9 +40,17 @@ public final class Views {
 
     /**
      * A vertex (operator) of {@code GET /jobs/:id}, in the job's topological order; {@code inputs} (not Flink's) are
-     * the ids of the vertices feeding it, in job-file order.
+     * the ids of the vertices feeding it, in job-file order; {@code metrics} as Flink names them.
      */
-    public record Vertex(String id, String name, String type, String kind, int parallelism, List<String> inputs) {
+    public record Vertex(String id, String name, String type, String kind, int parallelism, List<String> inputs,
+            VertexMetrics metrics) {
+    }
+
+    /**
+     * The metrics of a vertex: {@code write-records} = rows its subtasks sent to other tasks in the current
+     * attempt (0 for a sink or an operator chained into its successor).
+     */
+    public record VertexMetrics(@JsonbProperty("write-records") long writeRecords) {
     }
 
     /** {@code GET /jobs/:id}. */

@@ -41,6 +41,8 @@ public final class TestEngine implements Engine {
         public volatile java.nio.file.Path savepointDirectory;
         /** Whether the last stop asked to drain. */
         public volatile boolean drained;
+        /** What {@link #recordsWritten} answers; the test sets it. */
+        public volatile Map<String, Long> recordsWritten = Map.of();
 
         TestJob(String name, JobListener listener) {
             this.name = name;
@@ -78,6 +80,11 @@ public final class TestEngine implements Engine {
             savepointDirectory = directory.orElseThrow();
             drained = drain;
             return stop;
+        }
+
+        @Override
+        public Map<String, Long> recordsWritten() {
+            return recordsWritten;
         }
 
         @Override

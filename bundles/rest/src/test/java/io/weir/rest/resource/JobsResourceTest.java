@@ -99,6 +99,20 @@ class JobsResourceTest {
     }
 
     @Test
+    void getJobDetailsGivesEachVertexTheRecordsItWroteAsFlinksWriteRecords() {
+        String id = submit("a");
+        engine.jobs.get("a").recordsWritten = Map.of("src", 12_345L);
+
+        JsonObject json = JsonContract.json(resource.job(id));
+
+        JsonObject src = json.getJsonArray("vertices").getJsonObject(0);
+        assertThat(src.getJsonObject("metrics").getJsonNumber("write-records").longValue()).isEqualTo(12_345L);
+        JsonObject sink = json.getJsonArray("vertices").getJsonObject(1);
+        assertThat(sink.getString("id")).isEqualTo("sink");
+        assertThat(sink.getJsonObject("metrics").getJsonNumber("write-records").longValue()).isZero();
+    }
+
+    @Test
     void aJobCanBeAddressedByItsUniqueName() {
         String id = submit("by-name");
 
