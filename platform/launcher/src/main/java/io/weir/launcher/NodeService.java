@@ -21,8 +21,8 @@ import java.util.concurrent.TimeoutException;
  * {@code weir node start|stop|status}: a node as a background service, found through its pid file
  * ({@link NodePidFile}, {@code <data-dir>/node.pid}) and logging to {@code <data-dir>/log/node.log}.
  *
- * <p>Exit codes, as LSB init scripts: {@code start} 0 running (also when it was already), 1 it did not come up
- * (its error line and the end of its log are printed) or another node holds the data directory; {@code stop} 0
+ * <p>Exit codes, as LSB init scripts: {@code start} 0 running, 1 it did not come up (its error line and the end of
+ * its log are printed) or a node already runs with the data directory (one line); {@code stop} 0
  * stopped or was not running, 1 it did not stop in time; {@code status} 0 running, 3 not running (no pid file, or
  * a stale one), 4 running but its REST API does not answer.
  *
@@ -105,8 +105,8 @@ final class NodeService {
             Optional<NodePidFile> pid = readQuietly(pidPath);
             if (pid.isPresent() && pid.get().pid() == process.pid() && answers(client)) {
                 out.println("Weir node listening on " + settings.url() + " (pid " + process.pid() + ", data directory " + dataDir
-                        + ", log " + log + ", admin token in " + settings.tokenFile() + "); 'weir node stop"
-                        + dataDirOption(settings) + "' stops it");
+                        + ", log " + log + ", admin token in " + settings.tokenFile() + "); 'weir node stop --data-dir "
+                        + dataDir + "' stops it");
                 return ExitCodes.OK;
             }
             Thread.sleep(POLL_MS);
@@ -267,9 +267,5 @@ final class NodeService {
         } catch (IOException e) {
             // the next start replaces it
         }
-    }
-
-    private static String dataDirOption(NodeSettings settings) {
-        return " --data-dir " + settings.dataDir();
     }
 }
