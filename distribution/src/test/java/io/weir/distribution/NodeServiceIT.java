@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code bin/weir node start|stop|status} from the built distribution: a background node is started, reported,
- * given a job, stopped (its job stays RUNNING in the registry), reported not running (exit 3), started again (the
+ * given a job, stopped (its job is SUSPENDED in the registry), reported not running (exit 3), started again (the
  * job resumes with the same id from its checkpoint) and stopped; a second start while it runs is refused; a node
  * killed with {@code kill -9} leaves a stale pid file that status recognises and start replaces; a start whose port
  * is taken prints the node's own error line and exits 1. Every node started here is killed afterwards, also when an
@@ -115,7 +115,7 @@ class NodeServiceIT {
         assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("node process ended").isEmpty();
         assertThat(data.resolve("node.pid")).doesNotExist();
         assertThat(json(Files.readString(data.resolve("jobs").resolve(id).resolve("job.json"))).getString("status"))
-                .as("a clean stop leaves the job RUNNING in the registry").isEqualTo("RUNNING");
+                .as("a clean stop suspends the job").isEqualTo("SUSPENDED");
 
         Run stopped = weir("node", "status", "--data-dir", data.toString());
         assertThat(stopped.exitCode()).as(stopped.toString()).isEqualTo(3);

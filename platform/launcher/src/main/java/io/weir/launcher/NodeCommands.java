@@ -43,7 +43,7 @@ final class NodeCommands {
                 "On first start it creates an RSA key and an admin token under DATA_DIR/security/ (readable by the owner only); "
                 + "every POST/PATCH/DELETE needs that token as 'Authorization: Bearer <token>'. It writes its pid to "
                 + "DATA_DIR/node.pid while it runs; a second node on the same data directory is refused.",
-                "Ctrl-C (SIGTERM) stops the node; its running jobs stay RUNNING in its registry and resume at its next start."},
+                "Ctrl-C (SIGTERM) stops the node; its running jobs are SUSPENDED in its registry and resume at its next start."},
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:stopped cleanly (Ctrl-C, SIGTERM)",
                 "1:the port is in use, a node already runs with this data directory, or the REST API did not come up",

@@ -117,7 +117,7 @@ final class NodeService {
     }
 
     /**
-     * Sends SIGTERM (the same clean stop as Ctrl-C: running jobs stay RUNNING in the registry and resume at the
+     * Sends SIGTERM (the same clean stop as Ctrl-C: running jobs are recorded SUSPENDED and resume at the
      * next start) and waits; removes the pid file.
      *
      * @param dataDir the node's data directory

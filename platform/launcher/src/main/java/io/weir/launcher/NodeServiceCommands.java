@@ -82,7 +82,7 @@ final class NodeServiceCommands {
     /** {@code weir node stop}. */
     @Command(name = "stop", mixinStandardHelpOptions = true,
             description = {"Stops the node running with DATA_DIR (found through DATA_DIR/node.pid) with SIGTERM, the same clean "
-                + "stop as Ctrl-C: its running jobs stay RUNNING in its registry and resume from their latest checkpoints "
+                + "stop as Ctrl-C: its running jobs are SUSPENDED in its registry and resume from their latest checkpoints "
                 + "at its next start ('weir cancel' a job first to end it for good). Waits for the process to end and "
                 + "removes the pid file; works for a node started in the foreground too."},
             exitCodeListHeading = "%nExit codes:%n",
