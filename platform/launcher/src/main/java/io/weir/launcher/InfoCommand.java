@@ -32,8 +32,10 @@ import java.util.stream.Collectors;
         description = {"Shows a job on a running node: name, id, status, uptime, its operators with their parallelism and "
             + "inputs, and the per-subtask table of its latest completed checkpoint (as 'weir run' prints it: start delay, "
             + "alignment, sync, async, end to end in ms; sizes in bytes).",
-            "JOB is the job's id or a name unique among the node's jobs. Exit code 0 shown; 1 unknown job (404), ambiguous "
-            + "name (409) or node not running. Docs: docs/rest-api.md."})
+            "JOB is the job's id or a name unique among the node's jobs."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:shown", "1:unknown job (404), ambiguous name (409) or no node running", "2:bad option"},
+        footer = "%nDocs: docs/rest-api.md (GET /jobs/:id, /jobs/:id/checkpoints), docs/checkpoint-format.md.")
 final class InfoCommand implements Callable<Integer> {
     /** Tries to read the latest checkpoint when it leaves the node's history between two requests. */
     static final int ATTEMPTS = 3;

@@ -248,8 +248,28 @@ public final class Views {
             @JsonbProperty("weir-version") String weirVersion, Map<String, Boolean> features) {
     }
 
-    /** One installed plugin type of {@code GET /plugins}. */
-    public record Plugin(String type, String kind, String bundle) {
+    /**
+     * One installed plugin type of {@code GET /plugins}.
+     *
+     * @param type the type name in job files
+     * @param kind {@code source}, {@code operator} or {@code sink}
+     * @param bundle the providing bundle's symbolic name and version, e.g. {@code io.weir.plugins.file 0.1.0}
+     * @param settings the settings of its {@code config}, empty if the plugin does not describe them
+     */
+    public record Plugin(String type, String kind, String bundle, List<Setting> settings) {
+    }
+
+    /**
+     * One setting of a plugin type ({@code io.weir.api.plugin.PluginSetting}).
+     *
+     * @param name the key in the {@code config} object
+     * @param type the JSON shape it takes, in words
+     * @param defaultValue the default as text; null (JSON {@code null}) if it has none
+     * @param required whether a job without it is rejected
+     * @param description one line
+     */
+    public record Setting(String name, String type, @JsonbProperty(value = "default", nillable = true) String defaultValue,
+            boolean required, String description) {
     }
 
     /** {@code GET /plugins}. */
