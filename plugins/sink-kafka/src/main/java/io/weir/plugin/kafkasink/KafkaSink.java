@@ -88,6 +88,11 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** Transactions of this instance, by transactional id, not committed or aborted yet. */
     private final Map<String, Live> live = new HashMap<>();
     private final StringBuilder json = new StringBuilder(256);
+    /** Writes since the last age check; ages are also checked every {@value #AGE_CHECK_WRITES} writes. */
+    private int writesSinceAgeCheck;
+    /** Transactions reported as nearing the timeout, for tests. */
+    private int ageWarnings;
+    static final int AGE_CHECK_WRITES = 1024;
 
     /**
      * @param settings the validated config
@@ -160,6 +165,9 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             throw new IllegalStateException(describe() + " cannot write to pre-committed transaction " + txn.transactionalId());
         }
         l.throwSendError();
+        if (++writesSinceAgeCheck >= AGE_CHECK_WRITES) {
+            warnAboutOldTransactions();
+        }
         byte[] key = null;
         if (keyIndex >= 0) {
             Object k = row.get(keyIndex);
@@ -360,11 +368,13 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
 
     /** Warns once per transaction about pre-committed transactions nearing the broker's timeout. */
     private void warnAboutOldTransactions() {
+        writesSinceAgeCheck = 0;
         long now = clock.getAsLong();
         long limit = settings.transactionTimeout().toMillis() * AGE_WARNING_PERCENT / 100;
         for (Live l : live.values()) {
             if (l.preCommitted && !l.warned && now - l.handle.startedAtMs() > limit) {
                 l.warned = true;
+                ageWarnings++;
                 LOG.warn("{}: transaction {} has waited {} s for its checkpoint to complete, more than {}% of"
                         + " transaction-timeout-ms ({} ms); if the broker's timeout passes first, it aborts the transaction"
                         + " and its {} records are lost (checkpoints are not completing: see the job's checkpoint log)",
@@ -372,6 +382,11 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
                         settings.transactionTimeout().toMillis(), l.records);
             }
         }
+    }
+
+    /** @return how many transactions were reported as nearing the transaction timeout (tests) */
+    int ageWarnings() {
+        return ageWarnings;
     }
 
     private KafkaProducer<byte[], byte[]> producer(String transactionalId) {

@@ -182,6 +182,30 @@ class KafkaSinkTest {
     }
 
     @Test
+    void pendingTransactionNearingTheTimeoutIsReportedOnce() throws Exception {
+        broker.createTopics(1, "aging");
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+        Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "aging",
+                "transaction-timeout-ms", 100_000, "transactional-id-prefix", "test-aging"));
+        KafkaSink sink = new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA, now::get);
+        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        KafkaTransaction t = sink.beginTransaction();
+        sink.write(t, new Row(SCHEMA, "a", 1L));
+        KafkaTransaction pending = sink.preCommit(t);
+        now.addAndGet(79_000); // 79 % of the timeout: quiet
+        KafkaTransaction next = sink.beginTransaction();
+        assertThat(sink.ageWarnings()).isZero();
+        now.addAndGet(2_000); // 81 %
+        for (int i = 0; i < 2 * KafkaSink.AGE_CHECK_WRITES; i++) { // checked while writing too, reported once
+            sink.write(next, new Row(SCHEMA, "b", (long) i));
+        }
+        assertThat(sink.ageWarnings()).isEqualTo(1);
+        sink.commit(pending);
+        sink.commit(sink.preCommit(next));
+        sink.close();
+    }
+
+    @Test
     void validationNamesAnUnreachableBrokerWithinBoundedTime() throws Exception {
         int closedPort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
