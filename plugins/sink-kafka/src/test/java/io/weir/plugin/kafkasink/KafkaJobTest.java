@@ -119,15 +119,16 @@ class KafkaJobTest {
 
     @Test
     void brokerRestartMidRunIsExactlyOnce() throws Exception {
-        Map<String, Truth> truth = loadFlights("in-restart", 2, 3000, 3);
+        // 4 ms per record in the aggregate: about 8 s per subtask, so the broker restarts mid-run
+        Map<String, Truth> truth = loadFlights("in-restart", 2, 4000, 3);
         broker.createTopics(2, "out-restart");
         Recorder rec = new Recorder();
-        JobGraph graph = parse(job("restart", "in-restart", "out-restart", 2, 2, 2), Map.of(
+        JobGraph graph = parse(job("restart", "in-restart", "out-restart", 2, 2, 4), Map.of(
                 "execution.checkpointing.interval", "50 ms",
                 "restart-strategy.fixed-delay.attempts", "50",
                 "restart-strategy.fixed-delay.delay", "500 ms"));
         JobHandle handle = engine.submit(graph, rec);
-        await("two checkpoints before the broker restart").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 2);
+        await("a checkpoint before the broker restart").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 1);
         assertThat(handle.result()).isNotDone();
         broker.restart();
         JobResult r = handle.result().get(180, TimeUnit.SECONDS);
