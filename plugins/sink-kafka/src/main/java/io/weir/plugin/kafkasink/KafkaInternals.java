@@ -19,6 +19,8 @@ import java.lang.reflect.Method;
  * methods do.
  */
 final class KafkaInternals {
+    /** The kafka-clients version whose internals this class was written and tested against. */
+    static final String PINNED_VERSION = "4.4.0";
     private static final String TM = "org.apache.kafka.clients.producer.internals.TransactionManager";
     private static final String PID_AND_EPOCH = "org.apache.kafka.common.utils.internals.ProducerIdAndEpoch";
 
@@ -106,7 +108,7 @@ final class KafkaInternals {
     private static IllegalStateException incompatible(String what, Exception e) {
         Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
         return new IllegalStateException("cannot " + what + " through kafka-clients internals (" + cause
-                + "): this Weir build expects kafka-clients " + KafkaProducer.class.getPackage().getImplementationVersion()
-                + " as pinned in its POM (kafka.version); the Kafka sink must be adapted to another kafka-clients version", cause);
+                + "): the Kafka sink was written against kafka-clients " + PINNED_VERSION + " (kafka.version in the parent POM);"
+                + " another kafka-clients version needs the sink adapted (KafkaInternals)", cause);
     }
 }

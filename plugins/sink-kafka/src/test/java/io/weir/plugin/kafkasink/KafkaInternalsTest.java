@@ -46,7 +46,7 @@ class KafkaInternalsTest {
 
     @Test
     void kafkaClientsIsThePinnedVersion() {
-        assertThat(AppInfoParser.getVersion()).isEqualTo("4.4.0");
+        assertThat(AppInfoParser.getVersion()).isEqualTo(KafkaInternals.PINNED_VERSION);
     }
 
     @Test
