@@ -269,10 +269,10 @@ class NodeIT {
                 .until(() -> get(url + "/jobs/" + id + "/checkpoints").getJsonObject("counts").getJsonNumber("restored").longValue() > 0);
         awaitCheckpoint(url, id);
 
-        // SIGTERM: a clean stop cancels the job but leaves it RUNNING in the registry
+        // SIGTERM: a clean stop suspends the job; the registry says SUSPENDED
         second.destroy();
         assertThat(second.waitFor(20, TimeUnit.SECONDS)).as("node stopped within 20 s of SIGTERM").isTrue();
-        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("RUNNING");
+        assertThat(json(Files.readString(record)).getString("status")).isEqualTo("SUSPENDED");
 
         Process third = startNode(port, data, "node3");
         awaitListening(third, port, "node3");
@@ -283,6 +283,43 @@ class NodeIT {
         assertThat(json(Files.readString(record)).getString("status")).isEqualTo("FINISHED");
         assertExactlyOnce(out, truth);
         LOG.info("Job {} survived kill -9 and SIGTERM of its node; {} rows committed exactly once", id, rows(out).size());
+    }
+
+    @Test
+    void infoShowsOperatorsAndTheLatestCheckpointTableAndTheDetailEndpointsAnswer() throws Exception {
+        int port = freePort();
+        String url = "http://127.0.0.1:" + port;
+        Path data = work.resolve("data");
+        Process node = startNode(port, data, "node");
+        awaitListening(node, port);
+        Path input = work.resolve("info.jsonl");
+        writeFlights(input, 60_000);
+        Path job = writeJob("info-demo", input, work.resolve("cp"), work.resolve("out-info"), 1);
+        Run submit = weir("submit", job.toString(), "--node", url, "--data-dir", data.toString());
+        assertThat(submit.exitCode()).as(submit.toString()).isZero();
+        awaitCheckpoint(url, "info-demo");
+
+        Run info = weir("info", "info-demo", "--node", url);
+
+        assertThat(info.exitCode()).as(info.toString()).isZero();
+        assertThat(info.out()).as(info.toString()).containsPattern("Job info-demo \\([0-9a-f]{32}\\)")
+                .contains("Status: RUNNING, up ")
+                .containsPattern("flights +file +source +1  -")
+                .containsPattern("per-origin +keyed-aggregate +operator +2  flights")
+                .containsPattern("Checkpoint [0-9]+: [0-9]+ bytes, [0-9]+ ms end to end; per subtask")
+                .contains("vertex      subtask  start_delay")
+                .containsPattern("(?m)^flights +0 ")
+                .containsPattern("(?m)^per-origin +1 ");
+        long cid = get(url + "/jobs/info-demo/checkpoints").getJsonObject("latest").getJsonObject("completed").getJsonNumber("id").longValue();
+        JsonObject details = get(url + "/jobs/info-demo/checkpoints/details/" + cid);
+        assertThat(details.getJsonObject("tasks").keySet()).contains("flights", "per-origin");
+        assertThat(get(url + "/jobs/info-demo/checkpoints/details/" + cid + "/subtasks/per-origin").getJsonArray("subtasks")).hasSize(2);
+        assertThat(get(url + "/jobs/info-demo/checkpoints/config").getJsonNumber("interval").longValue()).isEqualTo(100);
+        assertThat(get(url + "/jobs/info-demo/exceptions").getJsonObject("exceptionHistory").getJsonArray("entries")).isEmpty();
+        assertThat(get(url + "/openapi.json").getString("openapi")).startsWith("3.");
+        Run unknown = weir("info", "nope", "--node", url);
+        assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(1);
+        assertThat(unknown.err()).as(unknown.toString()).contains("'nope'");
     }
 
     private void awaitCheckpoint(String url, String id) {

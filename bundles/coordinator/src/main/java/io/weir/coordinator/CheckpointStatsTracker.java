@@ -46,7 +46,8 @@ final class CheckpointStatsTracker {
         }
         return new CompletedCheckpointStats(completed.checkpointId(), completed.triggerTimestamp(),
                 completed.completionTimestamp() - completed.triggerTimestamp(), size, persisted,
-                pending.request().kind() == CheckpointTriggerKind.FINAL, subtasks);
+                pending.request().kind() == CheckpointTriggerKind.FINAL, subtasks,
+                pending.request().kind() == CheckpointTriggerKind.SAVEPOINT, completed.externalPointer());
     }
 
     /** Reports a completed checkpoint and returns its statistics. */

@@ -94,6 +94,19 @@ class CheckpointCoordinatorSavepointTest {
     }
 
     @Test
+    void statsOfASavepointSayItIsOneAndNameItsDirectoryAndACheckpointsDoNot() {
+        start(Map.of());
+        CompletedCheckpoint cp = checkpoint();
+        savepoint("/sp", false);
+
+        assertThat(job.stats.completed).hasSize(2);
+        assertThat(job.stats.completed.get(0).isSavepoint()).isFalse();
+        assertThat(job.stats.completed.get(0).externalPath()).isEqualTo(cp.externalPointer());
+        assertThat(job.stats.completed.get(1).isSavepoint()).isTrue();
+        assertThat(job.stats.completed.get(1).externalPath()).isEqualTo("/sp/savepoint-2");
+    }
+
+    @Test
     void terminatingSavepointCarriesTheFinalFlagToTheTasks() {
         start(Map.of());
         savepoint("/sp", true);

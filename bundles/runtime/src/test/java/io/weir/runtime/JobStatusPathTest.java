@@ -25,9 +25,16 @@ class JobStatusPathTest {
     @TempDir
     Path tmp;
 
-    /** Records "FROM->TO" per status change. */
+    /** Records "FROM->TO" per status change, completed checkpoints and restores. */
     private static final class StatusPath implements JobListener {
         final List<String> changes = new CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicInteger completed = new java.util.concurrent.atomic.AtomicInteger();
+        final List<Long> restoredFrom = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onRestore(String jobName, long checkpointId, String pointer) {
+            restoredFrom.add(checkpointId);
+        }
 
         @Override
         public void onStatusChange(String jobName, JobStatus from, JobStatus to) {
@@ -36,6 +43,7 @@ class JobStatusPathTest {
 
         @Override
         public void onCompleted(io.weir.core.coordination.CompletedCheckpointStats stats) {
+            completed.incrementAndGet();
         }
     }
 
@@ -73,6 +81,51 @@ class JobStatusPathTest {
                 });
 
         assertThat(result.status()).isEqualTo(JobStatus.FAILED);
-        assertThat(path.changes).containsExactly("CREATED->RESTARTING", "RESTARTING->FAILED");
+        assertThat(path.changes).containsExactly("CREATED->RESTARTING", "RESTARTING->FAILING", "FAILING->FAILED");
+    }
+
+    /** A slow flight-delays job: a record per ms, so it runs until the test ends it. */
+    private JobGraph slowJob(LocalEngine engine, Path out) throws Exception {
+        String json = FlightData.job(tmp.resolve("checkpoints"), 1, 0, 1, out);
+        return new JobSpecParser(engine.services().plugins(), JsonProvider.provider())
+                .parse(json, tmp, Map.of("execution.checkpointing.interval", "100 ms"));
+    }
+
+    @Test
+    void cancelledJobPassesThroughCancelling() throws Exception {
+        StatusPath path = new StatusPath();
+        try (LocalEngine engine = LocalEngine.fromServiceLoader(getClass().getClassLoader(), Configuration.empty())) {
+            io.weir.core.engine.JobHandle handle = engine.submit(slowJob(engine, tmp.resolve("out")), path);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> handle.status() == JobStatus.RUNNING);
+
+            handle.cancel();
+
+            assertThat(handle.result().get(30, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.CANCELED);
+        }
+        assertThat(path.changes).containsExactly("CREATED->RUNNING", "RUNNING->CANCELLING", "CANCELLING->CANCELED");
+    }
+
+    /**
+     * An engine that stops suspends its jobs instead of cancelling them: SUSPENDED, checkpoints kept,
+     * and the next run of the job resumes from the latest one and commits every update exactly once.
+     */
+    @Test
+    void closingTheEngineSuspendsItsJobsAndTheNextRunResumesThem() throws Exception {
+        StatusPath first = new StatusPath();
+        Path out = tmp.resolve("out");
+        io.weir.core.engine.JobHandle handle;
+        try (LocalEngine engine = LocalEngine.fromServiceLoader(getClass().getClassLoader(), Configuration.empty())) {
+            handle = engine.submit(slowJob(engine, out), first);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> first.completed.get() >= 2);
+        }
+        assertThat(handle.result().get(1, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.SUSPENDED);
+        assertThat(first.changes).containsExactly("CREATED->RUNNING", "RUNNING->SUSPENDED");
+
+        StatusPath second = new StatusPath();
+        JobResult result = run(FlightData.job(tmp.resolve("checkpoints"), 1, 0, 0, out), Map.of(), second, () -> { });
+
+        assertThat(result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(second.restoredFrom).hasSize(1).allMatch(id -> id >= 2);
+        FlightData.assertExactlyOnce(out, FlightData.groundTruth(Integer.MAX_VALUE));
     }
 }

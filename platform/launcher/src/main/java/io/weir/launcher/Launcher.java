@@ -20,14 +20,15 @@ import java.util.concurrent.Callable;
  * that need the engine to a {@link CommandExecutor}.
  * <pre>
  * weir run JOB.json [--set key=value ...] [--from-savepoint PATH [--allow-non-restored-state]] [--shell]
- * weir node [--port N] [--data-dir DIR]
+ * weir node [--port N] [--data-dir DIR] [--savepoint-dir DIR]
+ * weir node start [--port N] [--data-dir DIR] [--savepoint-dir DIR] | stop [--force] | status
  * weir submit JOB.json [--set key=value ...]   (client of a running node)
  * weir list | weir cancel JOB                  (client of a running node)
  * weir plugins
  * weir shell
  * weir --help | --version
  * </pre>
- * Exit codes: {@link ExitCodes}. Errors found here (unknown option, missing or unreadable job file,
+ * Exit codes: {@link ExitCodes}. Errors found here (unknown command or option: one line with a hint; missing or unreadable job file,
  * malformed {@code --set}, a {@code --from-savepoint} path without {@code _metadata}) exit 2 before any framework
  * starts.
  *
@@ -38,6 +39,7 @@ public final class Launcher {
     private final PrintStream out;
     private final PrintStream err;
     private final Path home;
+    private final NodeSpawner spawner;
 
     /**
      * @param executor runs commands that need the engine
@@ -55,10 +57,18 @@ public final class Launcher {
      * @param home the distribution's root (default data directory of a node: {@code home/data})
      */
     public Launcher(CommandExecutor executor, PrintStream out, PrintStream err, Path home) {
+        this(executor, out, err, home, NodeSpawner.JVM);
+    }
+
+    /**
+     * @param spawner starts the background process of {@code weir node start}
+     */
+    Launcher(CommandExecutor executor, PrintStream out, PrintStream err, Path home, NodeSpawner spawner) {
         this.executor = executor;
         this.out = out;
         this.err = err;
         this.home = home;
+        this.spawner = spawner;
     }
 
     /**
@@ -66,9 +76,10 @@ public final class Launcher {
      * @return the process exit code
      */
     public int execute(String... args) {
-        CommandLine cl = new CommandLine(new Weir(executor, out, home));
+        CommandLine cl = new CommandLine(new Weir(executor, out, err, home, spawner));
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        cl.setParameterExceptionHandler(Launcher::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof LauncherException le) {
                 err.println("error: " + le.getMessage());
@@ -81,18 +92,69 @@ public final class Launcher {
         return cl.execute(args);
     }
 
+    /**
+     * A bad command line: one line naming what is wrong (with picocli's suggestion for a typo) and where the help
+     * is, instead of the whole usage text; exit 2.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String hint = "";
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String arg = u.getUnmatched().get(0);
+            java.util.Collection<String> candidates = arg.startsWith("-") ? cl.getCommandSpec().optionsMap().keySet()
+                    : cl.getSubcommands().keySet();
+            List<String> near = candidates.stream().filter(c -> editDistance(arg, c) <= 2).sorted().toList();
+            if (!near.isEmpty()) {
+                hint = " (did you mean " + String.join(" or ", near) + "?)";
+            }
+        }
+        String message = e.getMessage().strip().replace('\n', ' ');
+        cl.getErr().println("error: " + message + hint + "; see '" + cl.getCommandSpec().qualifiedName() + " --help'");
+        cl.getErr().flush();
+        return ExitCodes.USAGE;
+    }
+
+    /** @return the optimal-string-alignment distance: insertions, deletions, substitutions, adjacent swaps */
+    static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                if (i == 0 || j == 0) {
+                    d[i][j] = i + j;
+                    continue;
+                }
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
     /** Top-level command: only options and subcommands. */
     @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-            description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix.",
-            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class,
+            description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix. "
+                + "'weir COMMAND --help' describes a command, its options and exit codes.",
+            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class, InfoCommand.class,
                 NodeCommands.Cancel.class, OperationCommands.Checkpoint.class,
-                OperationCommands.Savepoint.class, OperationCommands.Stop.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class})
+                OperationCommands.Savepoint.class, OperationCommands.Stop.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:done", "1:failed (see the command's --help)", "2:bad command line: nothing was started",
+                "130:interrupted (Ctrl-C)"},
+            footer = "%nDocs: README.md; docs/job-format.md (job files), docs/configuration.md, docs/rest-api.md (the node), "
+                + "docs/checkpoint-format.md, docs/runtime.md.")
     static final class Weir implements Callable<Integer> {
         final CommandExecutor executor;
         /** Client commands' output. */
         final PrintStream out;
+        /** Error output of commands that print more than one line of it ({@code weir node start}). */
+        final PrintStream err;
         /** The distribution's root. */
         final Path home;
+        /** Starts {@code weir node start}'s background process. */
+        final NodeSpawner spawner;
 
         @Option(names = "--feature", paramLabel = "NAME", defaultValue = "embedded",
                 description = "Feature to boot: conf/features/NAME.json (default: ${DEFAULT-VALUE}).")
@@ -101,24 +163,29 @@ public final class Launcher {
         @Spec
         CommandLine.Model.CommandSpec spec;
 
-        Weir(CommandExecutor executor, PrintStream out, Path home) {
+        Weir(CommandExecutor executor, PrintStream out, PrintStream err, Path home, NodeSpawner spawner) {
             this.executor = executor;
             this.out = out;
+            this.err = err;
             this.home = home;
+            this.spawner = spawner;
         }
 
         @Override
         public Integer call() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: run, node, submit, list, cancel, plugins or shell");
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: run, node, submit, list, info, "
+                    + "cancel, checkpoint, savepoint, stop, plugins or shell");
         }
     }
 
     /** {@code weir run JOB.json}. */
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Runs a job to its end on the embedded engine, printing each completed checkpoint and, at the end, "
-                + "the per-subtask breakdown of the last one.",
-                "Exit code 0 if the job FINISHED, 1 if it FAILED or was CANCELED, 2 if the job file is invalid or the savepoint "
-                + "cannot be restored (nothing started). Ctrl-C cancels the job. Docs: docs/configuration.md, docs/checkpoint-format.md."})
+                + "the per-subtask breakdown of the last one. Ctrl-C cancels the job."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the job FINISHED", "1:the job FAILED or was CANCELED, or the engine could not start",
+                "2:the job file is invalid or the savepoint cannot be restored (nothing started)", "130:interrupted (Ctrl-C)"},
+            footer = "%nDocs: docs/job-format.md, docs/configuration.md, docs/checkpoint-format.md, docs/runtime.md.")
     static final class RunCommand implements Callable<Integer> {
         @ParentCommand
         Weir parent;
@@ -154,7 +221,12 @@ public final class Launcher {
 
     /** {@code weir plugins}. */
     @Command(name = "plugins", mixinStandardHelpOptions = true,
-            description = "Lists the installed plugin types (from plugins/) with their kind and bundle.")
+            description = "Lists the installed plugin types (from plugins/) with their kind, bundle and version, and under each "
+                + "the settings of its config object: name, type, 'required' or its default, and what it does. Needs no node.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:listed", "1:the engine could not start"},
+            footer = "%nDocs: docs/job-format.md (\"Plugins shipped in plugins/\"); a node serves the same as GET /plugins "
+                + "(docs/rest-api.md).")
     static final class PluginsCommand implements Callable<Integer> {
         @ParentCommand
         Weir parent;
@@ -167,7 +239,11 @@ public final class Launcher {
 
     /** {@code weir shell}. */
     @Command(name = "shell", mixinStandardHelpOptions = true,
-            description = "Boots the engine and opens the interactive Gogo shell (commands weir:run, weir:plugins).")
+            description = "Boots the engine and opens the interactive Gogo shell (commands weir:run, weir:plugins); "
+                + "'stop 0' or the end of input exits.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the shell ended", "1:the engine could not start"},
+            footer = "%nDocs: README.md.")
     static final class ShellCommand implements Callable<Integer> {
         @ParentCommand
         Weir parent;

@@ -34,31 +34,31 @@ final class NodeCommands {
     private NodeCommands() {
     }
 
-    /** {@code weir node}. */
+    /** {@code weir node}: runs a node in the foreground; {@code start|stop|status} run it as a background service. */
     @Command(name = "node", mixinStandardHelpOptions = true,
+            subcommands = {NodeServiceCommands.Start.class, NodeServiceCommands.Stop.class, NodeServiceCommands.Status.class},
             description = {"Runs a Weir node in the foreground: the engine plus the REST API on 127.0.0.1 (docs/rest-api.md). "
-                + "Jobs are submitted, listed and cancelled with 'weir submit', 'weir list', 'weir cancel' or over HTTP.",
+                + "Jobs are submitted, listed and cancelled with 'weir submit', 'weir list', 'weir cancel' or over HTTP. "
+                + "'weir node start|stop|status' run it as a background service instead (see 'weir node start --help').",
                 "On first start it creates an RSA key and an admin token under DATA_DIR/security/ (readable by the owner only); "
-                + "every POST/PATCH/DELETE needs that token as 'Authorization: Bearer <token>'.",
-                "Ctrl-C (SIGTERM) cancels the running jobs and stops the node. Exit code 1 if the port is in use or the "
-                + "REST API does not come up, 2 for a bad option."})
+                + "every POST/PATCH/DELETE needs that token as 'Authorization: Bearer <token>'. It writes its pid to "
+                + "DATA_DIR/node.pid while it runs; a second node on the same data directory is refused.",
+                "Ctrl-C (SIGTERM) stops the node; its running jobs are SUSPENDED in its registry and resume at its next start."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:stopped cleanly (Ctrl-C, SIGTERM)",
+                "1:the port is in use, a node already runs with this data directory, or the REST API did not come up",
+                "2:bad option"},
+            footer = "%nDocs: README.md \"The node\", docs/rest-api.md.")
     static final class Node implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;
 
-        @Option(names = "--port", paramLabel = "N", defaultValue = "8081",
-                description = "TCP port of the REST API on 127.0.0.1 (default: ${DEFAULT-VALUE}, Flink's).")
-        int port;
-
-        @Option(names = "--data-dir", paramLabel = "DIR",
-                description = "The node's data directory (key and admin token under security/; base directory of jobs "
-                    + "submitted over HTTP without base-dir). Default: data/ in the distribution.")
-        Path dataDir;
+        @Mixin
+        NodeServiceCommands.Options options;
 
         @Override
         public Integer call() {
-            Path dir = (dataDir == null ? parent.home.resolve("data") : dataDir).toAbsolutePath().normalize();
-            return parent.executor.runNode(new NodeSettings(NodeSettings.HOST, port, dir));
+            return parent.executor.runNode(options.settings(parent.home));
         }
     }
 
@@ -92,9 +92,12 @@ final class NodeCommands {
     /** {@code weir submit}. */
     @Command(name = "submit", mixinStandardHelpOptions = true,
             description = {"Submits a job file to a running node (POST /jobs) and prints the job's id; the job runs on the node.",
-                "Relative paths in the job file resolve against its directory, as with 'weir run'.",
-                "Exit code 0 submitted; 2 the job file is invalid (the message names the field); 1 the node refused it "
-                + "(a job of that name runs: 409; no or bad token: 401) or is not running. Docs: docs/rest-api.md."})
+                "Relative paths in the job file resolve against its directory, as with 'weir run'."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:submitted", "1:the node refused it (a job of that name runs: 409; no or bad token: 401; savepoint "
+                + "outside its savepoint directory: 403) or no node is running",
+                "2:bad option, or the job file is invalid (the message names the field)"},
+            footer = "%nDocs: docs/rest-api.md, docs/job-format.md.")
     static final class Submit implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;
@@ -154,7 +157,10 @@ final class NodeCommands {
     /** {@code weir list}. */
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"Lists the jobs of a running node (GET /jobs/overview): id, name, status, uptime and the last "
-                + "completed checkpoint (id, age, duration). Exit code 0, or 1 if the node is not running. Docs: docs/rest-api.md."})
+                + "completed checkpoint (id, age, duration)."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:listed", "1:no node is running", "2:bad option"},
+            footer = "%nDocs: docs/rest-api.md.")
     static final class ListJobs implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;
@@ -205,9 +211,11 @@ final class NodeCommands {
     /** {@code weir cancel}. */
     @Command(name = "cancel", mixinStandardHelpOptions = true,
             description = {"Cancels a job on a running node (PATCH /jobs/JOB?mode=cancel) and waits up to 15 s for it to end.",
-                "JOB is the job's id or a name unique among the node's jobs.",
-                "Exit code 0 cancelled; 1 unknown job (404), already ended (409), no or bad token (401), or node not running. "
-                + "Docs: docs/rest-api.md."})
+                "JOB is the job's id or a name unique among the node's jobs."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:cancelled", "1:unknown job (404), already ended (409), no or bad token (401), not CANCELED within "
+                + "15 s, or no node running", "2:bad option"},
+            footer = "%nDocs: docs/rest-api.md.")
     static final class Cancel implements Callable<Integer> {
         /** Longest wait for the job to reach a terminal status, ms. */
         static final long WAIT_MS = 15_000;

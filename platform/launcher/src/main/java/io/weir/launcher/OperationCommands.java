@@ -36,8 +36,11 @@ final class OperationCommands {
     /** {@code weir checkpoint}. */
     @Command(name = "checkpoint", mixinStandardHelpOptions = true,
             description = {"Triggers a checkpoint of a job on a running node (POST /jobs/JOB/checkpoints, through the job's "
-                + "request decider), waits for it and prints its id. Exit code 0 completed; 1 refused, failed or node not "
-                + "running. Docs: docs/rest-api.md."})
+                + "request decider), waits for it and prints its id."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the checkpoint completed", "1:refused (401 no or bad token, 404 unknown job, 409 not running), failed, "
+                + "not completed within --timeout, or no node running", "2:bad option"},
+            footer = "%nDocs: docs/rest-api.md.")
     static final class Checkpoint implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;
@@ -67,8 +70,11 @@ final class OperationCommands {
             description = {"Takes a savepoint of a job on a running node (POST /jobs/JOB/savepoints); the job keeps running. "
                 + "Waits, showing progress, and prints the savepoint's path (for 'weir run --from-savepoint').",
                 "DIR must lie inside the node's savepoint directory (default DATA_DIR/savepoints); a relative DIR resolves "
-                + "against it. Exit code 0 done; 1 refused (403 outside the savepoint directory, 404, 409), failed or node "
-                + "not running. Docs: docs/rest-api.md."})
+                + "against it."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the savepoint completed (its path is printed)", "1:refused (401, 403 outside the savepoint directory, "
+                + "404, 409), failed, not completed within --timeout, or no node running", "2:bad option"},
+            footer = "%nDocs: docs/rest-api.md, docs/checkpoint-format.md (savepoints).")
     static final class Savepoint implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;
@@ -101,9 +107,12 @@ final class OperationCommands {
     /** {@code weir stop}. */
     @Command(name = "stop", mixinStandardHelpOptions = true,
             description = {"Stops a job on a running node with a final savepoint (POST /jobs/JOB/stop): sources stop, the "
-                + "savepoint is taken, two-phase-commit sinks commit it, the job ends FINISHED. Prints the savepoint's path.",
-                "Exit code 0 stopped; 1 refused (403 outside the savepoint directory, 404, 409 not running), failed (the job "
-                + "then keeps running) or node not running. Docs: docs/rest-api.md."})
+                + "savepoint is taken, two-phase-commit sinks commit it, the job ends FINISHED. Prints the savepoint's path."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the job stopped (FINISHED) with the printed savepoint", "1:refused (401, 403 outside the savepoint "
+                + "directory, 404, 409 not running), failed (the job then keeps running), not done within --timeout, or no "
+                + "node running", "2:bad option"},
+            footer = "%nDocs: docs/rest-api.md, docs/checkpoint-format.md (savepoints).")
     static final class Stop implements Callable<Integer> {
         @ParentCommand
         Launcher.Weir parent;

@@ -53,7 +53,7 @@ public final class OsgiCommandExecutor implements CommandExecutor {
 
     @Override
     public int execute(Map<String, Object> request, String featureName, boolean interactiveShell) {
-        return boot(readFeature(featureName), interactiveShell, host -> {
+        return boot(readFeature(featureName), interactiveShell, () -> { }, host -> {
             int rc = ExitCodes.OK;
             if (request != null) {
                 rc = CommandBridge.call(host.context(), request, COMMAND_SERVICE_WAIT_MS, host.startErrors());
@@ -72,24 +72,32 @@ public final class OsgiCommandExecutor implements CommandExecutor {
      */
     @Override
     public int runNode(NodeSettings settings) {
-        NodeReadiness.requirePortFree(settings);
         try {
             java.nio.file.Files.createDirectories(settings.dataDir());
         } catch (java.io.IOException e) {
             throw new LauncherException(ExitCodes.FAILED, "cannot create the node's data directory " + settings.dataDir() + ": " + e);
         }
-        FeatureDescriptor base = readFeature(NODE_FEATURE);
-        Map<String, String> config = new java.util.LinkedHashMap<>(base.config());
-        config.putAll(settings.frameworkProperties());
-        FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), base.bundles(), config);
-        return boot(feature, false, host -> {
-            new NodeReadiness(settings, NODE_READY_TIMEOUT_MS).await(host::startErrors);
-            out.println("Weir node listening on " + settings.url() + " (data directory " + settings.dataDir()
-                    + ", admin token in " + settings.tokenFile() + "); Ctrl-C stops it");
-            out.flush();
-            host.awaitStopped(); // until the Ctrl-C/SIGTERM hook interrupts this thread
-            return ExitCodes.OK;
-        });
+        // before the port check: a second node on the same data directory is told which node holds it
+        NodePidFile pidFile = NodePidFile.claim(settings.dataDir(), settings.url());
+        Runnable release = () -> NodePidFile.release(settings.dataDir(), pidFile.pid());
+        try {
+            NodeReadiness.requirePortFree(settings);
+            FeatureDescriptor base = readFeature(NODE_FEATURE);
+            Map<String, String> config = new java.util.LinkedHashMap<>(base.config());
+            config.putAll(settings.frameworkProperties());
+            FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), base.bundles(), config);
+            return boot(feature, false, release, host -> {
+                new NodeReadiness(settings, NODE_READY_TIMEOUT_MS).await(host::startErrors);
+                out.println("Weir node listening on " + settings.url() + " (pid " + pidFile.pid() + ", data directory "
+                        + settings.dataDir() + ", admin token in " + settings.tokenFile() + "); Ctrl-C stops it");
+                out.flush();
+                host.awaitStopped(); // until the Ctrl-C/SIGTERM hook interrupts this thread
+                return ExitCodes.OK;
+            });
+        } catch (RuntimeException e) {
+            release.run(); // the framework never came up (boot releases it itself once it did)
+            throw e;
+        }
     }
 
     private FeatureDescriptor readFeature(String featureName) {
@@ -97,7 +105,11 @@ public final class OsgiCommandExecutor implements CommandExecutor {
         return FeatureDescriptor.read(featureFile);
     }
 
-    private int boot(FeatureDescriptor feature, boolean interactiveShell, Body body) {
+    /**
+     * @param afterStop runs once the framework has stopped, before the Ctrl-C hook may let the JVM end (the node
+     *        removes its pid file there, so that the file disappears only when the node is really down)
+     */
+    private int boot(FeatureDescriptor feature, boolean interactiveShell, Runnable afterStop, Body body) {
         long t0 = System.nanoTime();
         FelixHost host = FelixHost.start(home, feature, interactiveShell);
         LOG.debug("Framework up in {} ms", (System.nanoTime() - t0) / 1_000_000);
@@ -127,6 +139,7 @@ public final class OsgiCommandExecutor implements CommandExecutor {
             // framework waits for the bundles instead of giving up at once.
             boolean interrupted = Thread.interrupted();
             host.stop();
+            afterStop.run();
             commandDone.countDown();
             if (interrupted && !shuttingDown) {
                 Thread.currentThread().interrupt();

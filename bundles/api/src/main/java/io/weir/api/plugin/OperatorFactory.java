@@ -15,6 +15,16 @@ public interface OperatorFactory {
     String type();
 
     /**
+     * The settings of this type's {@code config} object, for {@code weir plugins} and {@code GET /plugins}. A
+     * description only: validation stays in the factory.
+     *
+     * @return the settings in the order to show them; empty (the default) if the plugin does not describe them
+     */
+    default List<PluginSetting> settings() {
+        return List.of();
+    }
+
+    /**
      * Validates the config against the input schema and derives the output schema. Called when a
      * job is submitted, before anything runs.
      *

@@ -3,6 +3,8 @@ package io.weir.api.plugin;
 import io.weir.api.Schema;
 import io.weir.api.source.SourceReader;
 
+import java.util.List;
+
 /**
  * Creates one kind of source, named by {@link #type()} in job files; registered like
  * {@link OperatorFactory}. Must be thread-safe.
@@ -10,6 +12,16 @@ import io.weir.api.source.SourceReader;
 public interface SourceFactory {
     /** @return the type name used in job files, e.g. {@code "file"} */
     String type();
+
+    /**
+     * The settings of this type's {@code config} object, for {@code weir plugins} and {@code GET /plugins}. A
+     * description only: validation stays in the factory.
+     *
+     * @return the settings in the order to show them; empty (the default) if the plugin does not describe them
+     */
+    default List<PluginSetting> settings() {
+        return List.of();
+    }
 
     /**
      * Validates the config (including that input files exist) and derives the output schema.

@@ -17,11 +17,37 @@ public interface JobHandle {
     /** @return completes when the job reaches a terminal status (never exceptionally) */
     CompletableFuture<JobResult> result();
 
-    /** @return a manual checkpoint through the request decider (PROTOCOL.md §2) */
+    /**
+     * Flink's {@code numRecordsOut} per operator: rows the operator's subtasks sent over network channels to
+     * other tasks (a broadcast row counts once) since the current attempt's tasks were deployed; a restart
+     * starts again from 0, as Flink's task metrics do. Only an operator whose output leaves its task has an
+     * entry: a sink, or an operator chained into its successor (forward edge, equal parallelism), has none.
+     * The values may lag the record path by a few rows.
+     *
+     * @return operator id → rows, >= 0; empty before the tasks are deployed and for engines that do not count
+     */
+    default java.util.Map<String, Long> recordsWritten() {
+        return java.util.Map.of();
+    }
+
+    /** @return a manual checkpoint, through the coordinator's request decider like a periodic one */
     CompletableFuture<CompletedCheckpoint> triggerCheckpoint();
 
-    /** Cancels the job: tasks stop, pending checkpoints are aborted; completed checkpoints stay. */
+    /**
+     * Cancels the job: it goes CANCELLING while its tasks stop and pending checkpoints are aborted,
+     * then CANCELED; completed checkpoints stay. Returns at once; a job that already ended is left
+     * as it is.
+     */
     void cancel();
+
+    /**
+     * Suspends the job because the engine running it stops (a node shutting down): tasks stop and
+     * pending checkpoints are aborted as for {@link #cancel}, but the job ends SUSPENDED, which says
+     * it is to be resumed from its latest completed checkpoint by a later run (Flink suspends a job
+     * the same way when its JobManager shuts down). Returns at once; a job that already ended is
+     * left as it is.
+     */
+    void suspend();
 
     /**
      * Takes a savepoint (PROTOCOL.md §7) through the request decider, like a manual checkpoint: aligned, every

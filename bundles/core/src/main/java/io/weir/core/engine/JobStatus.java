@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * Status of a job, with the transitions allowed from each status (Flink's {@code JobStatus}
- * diagram, without the transient FAILING/CANCELLING states Weir does not report).
+ * diagram, with its transient FAILING and CANCELLING states and its locally terminal SUSPENDED).
  *
  * <pre>
  * CREATED ──────────→ RUNNING ──────────→ FINISHED
@@ -14,14 +14,22 @@ import java.util.Set;
  *    │                 ↓    │
  *    └──────────────→ RESTARTING
  *
- * CREATED, RUNNING, RESTARTING ──→ FAILED | CANCELED
- * FINISHED, FAILED, CANCELED: terminal, no transition leaves them
+ * CREATED, RUNNING, RESTARTING ──→ FAILING ──→ FAILED
+ * CREATED, RUNNING, RESTARTING ──→ CANCELLING ──→ CANCELED
+ * CREATED, RUNNING, RESTARTING ──→ SUSPENDED
+ * FINISHED, FAILED, CANCELED, SUSPENDED: terminal here, no transition leaves them
  * </pre>
  *
  * <ul>
  * <li>CREATED → RESTARTING: a task failed before every task of the first attempt was running.</li>
  * <li>RESTARTING → RUNNING: every task of the new attempt is running.</li>
  * <li>RUNNING → FINISHED: only a running job finishes (all tasks committed the final checkpoint).</li>
+ * <li>FAILING, CANCELLING: the job's tasks are being cancelled and its coordinator stopped before the
+ *     job is FAILED or CANCELED.</li>
+ * <li>SUSPENDED: the engine running the job stopped (a node shutting down) and took the job with it;
+ *     its checkpoints are kept and the job is meant to be resumed from them, by this engine when it
+ *     starts again or by another. Terminal for the job master that suspended it ({@link #isTerminal}),
+ *     not for the job ({@link #isGloballyTerminal}).</li>
  * </ul>
  *
  * <p>The job master calls {@link #transitionTo} on every change, so a change not in the diagram
@@ -34,28 +42,46 @@ public enum JobStatus {
     RUNNING,
     /** A task failed; all tasks are being restarted from the latest completed checkpoint. */
     RESTARTING,
+    /** The job failed for good; its tasks are being cancelled before it is {@link #FAILED}. */
+    FAILING,
+    /** Cancelled by the user; its tasks are being cancelled before it is {@link #CANCELED}. */
+    CANCELLING,
     /** Bounded input fully processed and committed by the final checkpoint. */
     FINISHED,
     /** Restart attempts exhausted or an unrecoverable error. */
     FAILED,
     /** Cancelled by the user. */
-    CANCELED;
+    CANCELED,
+    /** Stopped with the engine that ran it, to be resumed from its latest checkpoint. */
+    SUSPENDED;
 
-    /** @return whether the job can no longer change status */
+    /**
+     * @return whether this job master's run of the job can no longer change status (FINISHED, FAILED,
+     *         CANCELED, SUSPENDED); a SUSPENDED job may still be resumed by a new run
+     */
     public boolean isTerminal() {
+        return isGloballyTerminal() || this == SUSPENDED;
+    }
+
+    /**
+     * @return whether the job itself has ended and is not to be resumed (FINISHED, FAILED, CANCELED), as
+     *         Flink's {@code JobStatus.isGloballyTerminalState}
+     */
+    public boolean isGloballyTerminal() {
         return this == FINISHED || this == FAILED || this == CANCELED;
     }
 
     /** @return the statuses this one may change to (unmodifiable; empty for a terminal status) */
     public Set<JobStatus> allowedTransitions() {
         return Collections.unmodifiableSet(switch (this) {
-            case CREATED -> EnumSet.of(RUNNING, RESTARTING, FAILED, CANCELED);
-            case RUNNING -> EnumSet.of(RESTARTING, FINISHED, FAILED, CANCELED);
-            case RESTARTING -> EnumSet.of(RUNNING, FAILED, CANCELED);
-            case FINISHED, FAILED, CANCELED -> EnumSet.noneOf(JobStatus.class);
+            case CREATED -> EnumSet.of(RUNNING, RESTARTING, FAILING, CANCELLING, SUSPENDED);
+            case RUNNING -> EnumSet.of(RESTARTING, FAILING, CANCELLING, FINISHED, SUSPENDED);
+            case RESTARTING -> EnumSet.of(RUNNING, FAILING, CANCELLING, SUSPENDED);
+            case FAILING -> EnumSet.of(FAILED);
+            case CANCELLING -> EnumSet.of(CANCELED);
+            case FINISHED, FAILED, CANCELED, SUSPENDED -> EnumSet.noneOf(JobStatus.class);
         });
     }
-
     /** @return whether the diagram allows changing from this status to {@code to} (never to itself) */
     public boolean canTransitionTo(JobStatus to) {
         return allowedTransitions().contains(to);

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Set;
 
 import static io.weir.core.engine.JobStatus.CANCELED;
+import static io.weir.core.engine.JobStatus.CANCELLING;
+import static io.weir.core.engine.JobStatus.FAILING;
+import static io.weir.core.engine.JobStatus.SUSPENDED;
 import static io.weir.core.engine.JobStatus.CREATED;
 import static io.weir.core.engine.JobStatus.FAILED;
 import static io.weir.core.engine.JobStatus.FINISHED;
@@ -19,9 +22,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JobStatusTest {
     /** The diagram, written out by hand: every allowed (from, to) pair and nothing else. */
     private static final Set<List<JobStatus>> ALLOWED = Set.of(
-            List.of(CREATED, RUNNING), List.of(CREATED, RESTARTING), List.of(CREATED, FAILED), List.of(CREATED, CANCELED),
-            List.of(RUNNING, RESTARTING), List.of(RUNNING, FINISHED), List.of(RUNNING, FAILED), List.of(RUNNING, CANCELED),
-            List.of(RESTARTING, RUNNING), List.of(RESTARTING, FAILED), List.of(RESTARTING, CANCELED));
+            List.of(CREATED, RUNNING), List.of(CREATED, RESTARTING), List.of(CREATED, FAILING), List.of(CREATED, CANCELLING),
+            List.of(CREATED, SUSPENDED),
+            List.of(RUNNING, RESTARTING), List.of(RUNNING, FINISHED), List.of(RUNNING, FAILING), List.of(RUNNING, CANCELLING),
+            List.of(RUNNING, SUSPENDED),
+            List.of(RESTARTING, RUNNING), List.of(RESTARTING, FAILING), List.of(RESTARTING, CANCELLING),
+            List.of(RESTARTING, SUSPENDED),
+            List.of(FAILING, FAILED), List.of(CANCELLING, CANCELED));
 
     @Test
     void everyPairOfStatusesIsAllowedExactlyWhenTheDiagramHasIt() {
@@ -40,13 +47,14 @@ class JobStatusTest {
                 checked++;
             }
         }
-        assertThat(checked).isEqualTo(36);
+        assertThat(checked).isEqualTo(81);
     }
 
     @ParameterizedTest
-    @EnumSource(value = JobStatus.class, names = {"FINISHED", "FAILED", "CANCELED"})
+    @EnumSource(value = JobStatus.class, names = {"FINISHED", "FAILED", "CANCELED", "SUSPENDED"})
     void terminalStatusCannotBeLeft(JobStatus terminal) {
         assertThat(terminal.isTerminal()).isTrue();
+        assertThat(terminal.isGloballyTerminal()).isEqualTo(terminal != SUSPENDED);
         assertThat(terminal.allowedTransitions()).isEmpty();
         assertThatThrownBy(() -> terminal.transitionTo(RUNNING))
                 .hasMessage("illegal job status transition " + terminal + " -> RUNNING (" + terminal + " is terminal)");
@@ -54,18 +62,28 @@ class JobStatusTest {
 
     @ParameterizedTest
     @EnumSource(value = JobStatus.class, names = {"CREATED", "RUNNING", "RESTARTING"})
-    void everyLiveStatusCanFailOrBeCanceledButNotReturnToCreated(JobStatus live) {
+    void everyLiveStatusFailsOrIsCanceledThroughItsTransientStatusOrIsSuspended(JobStatus live) {
         assertThat(live.isTerminal()).isFalse();
-        assertThat(live.canTransitionTo(FAILED)).isTrue();
-        assertThat(live.canTransitionTo(CANCELED)).isTrue();
+        assertThat(live.canTransitionTo(FAILING)).isTrue();
+        assertThat(live.canTransitionTo(CANCELLING)).isTrue();
+        assertThat(live.canTransitionTo(SUSPENDED)).isTrue();
+        assertThat(live.canTransitionTo(FAILED)).isFalse();
+        assertThat(live.canTransitionTo(CANCELED)).isFalse();
         assertThat(live.canTransitionTo(CREATED)).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = JobStatus.class, names = {"FAILING", "CANCELLING"})
+    void transientStatusesOnlyLeadToTheirEnd(JobStatus ending) {
+        assertThat(ending.isTerminal()).isFalse();
+        assertThat(ending.allowedTransitions()).containsExactly(ending == FAILING ? FAILED : CANCELED);
     }
 
     @Test
     void illegalTransitionNamesBothStatusesAndWhatIsAllowed() {
         assertThatThrownBy(() -> RESTARTING.transitionTo(FINISHED))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("illegal job status transition RESTARTING -> FINISHED; allowed from RESTARTING: [RUNNING, FAILED, CANCELED]");
+                .hasMessage("illegal job status transition RESTARTING -> FINISHED; allowed from RESTARTING: [RUNNING, FAILING, CANCELLING, SUSPENDED]");
     }
 
     @Test

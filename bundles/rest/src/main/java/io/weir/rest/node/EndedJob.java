@@ -68,4 +68,9 @@ final class EndedJob implements JobHandle {
     public void cancel() {
         // already ended
     }
+
+    @Override
+    public void suspend() {
+        // already ended
+    }
 }

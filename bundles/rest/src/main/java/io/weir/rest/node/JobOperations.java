@@ -6,12 +6,13 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asynchronous operations on the node's jobs, as Flink's REST API runs them: a manual checkpoint, a
@@ -19,9 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * outcome is looked up by job and request id ({@link #status}). Savepoint targets must lie inside the
  * node's savepoint directory.
  *
- * <p>Operations are kept in memory until the node stops (like Flink's operation cache, without expiry:
- * a node takes few savepoints). Thread-safe: the operation table is a concurrent map and each
- * operation's outcome is a {@link CompletableFuture}.
+ * <p>The newest {@link #DEFAULT_RETAINED} operations per job are kept in memory (like Flink's operation
+ * cache, which keeps completed operations for a while); an older request id is forgotten and its status
+ * is then unknown (404). Thread-safe: the operation tables are guarded by {@code this} (never held while
+ * calling the engine), and each operation's outcome is a {@link CompletableFuture}.
  */
 public final class JobOperations {
     private static final Logger LOG = LoggerFactory.getLogger(JobOperations.class);
@@ -48,11 +50,17 @@ public final class JobOperations {
     public record Operation(String jobId, Kind kind, CompletableFuture<Object> result) {
     }
 
+    /** Operations kept per job. */
+    public static final int DEFAULT_RETAINED = 64;
+
     private final NodeJobs jobs;
     private final Path savepointDirectory;
+    private final int retained;
     private final SecureRandom random = new SecureRandom();
-    /** By request id. */
-    private final Map<String, Operation> operations = new ConcurrentHashMap<>();
+    /** By request id; guarded by {@code this}. */
+    private final Map<String, Operation> operations = new HashMap<>();
+    /** Per job id: its request ids, oldest first; guarded by {@code this}. */
+    private final Map<String, ArrayDeque<String>> byJob = new HashMap<>();
 
     /**
      * @param jobs the node's jobs
@@ -60,11 +68,25 @@ public final class JobOperations {
      * @throws IllegalArgumentException if {@code savepointDirectory} is relative
      */
     public JobOperations(NodeJobs jobs, Path savepointDirectory) {
+        this(jobs, savepointDirectory, DEFAULT_RETAINED);
+    }
+
+    /**
+     * @param jobs the node's jobs
+     * @param savepointDirectory the only directory (absolute) under which savepoints may be written
+     * @param retained operations kept per job (the oldest is forgotten when a newer one is triggered), at least 1
+     * @throws IllegalArgumentException if {@code savepointDirectory} is relative or {@code retained} is below 1
+     */
+    public JobOperations(NodeJobs jobs, Path savepointDirectory, int retained) {
         if (!savepointDirectory.isAbsolute()) {
             throw new IllegalArgumentException("the node's savepoint directory must be absolute, got " + savepointDirectory);
         }
+        if (retained < 1) {
+            throw new IllegalArgumentException("operations retained per job must be at least 1, got " + retained);
+        }
         this.jobs = jobs;
         this.savepointDirectory = savepointDirectory.normalize();
+        this.retained = retained;
     }
 
     /** @return the directory savepoint targets must lie in (absolute, normalized) */
@@ -127,11 +149,15 @@ public final class JobOperations {
      * @param requestId the id {@link #checkpoint}, {@link #savepoint} or {@link #stop} answered
      * @param kinds the kinds the caller's path serves (savepoint status serves savepoints and stops)
      * @return the operation
-     * @throws JobNotFoundException if there is no such job, or no such operation of that job and kind
+     * @throws JobNotFoundException if there is no such job, or no such operation of that job and kind (also one
+     *         forgotten because {@link #DEFAULT_RETAINED} newer ones were triggered on the job)
      */
     public Operation status(String idOrName, String requestId, Kind... kinds) {
         NodeJob job = jobs.find(idOrName);
-        Operation op = operations.get(requestId);
+        Operation op;
+        synchronized (this) {
+            op = operations.get(requestId);
+        }
         if (op != null && op.jobId().equals(job.id())) {
             for (Kind k : kinds) {
                 if (op.kind() == k) {
@@ -140,7 +166,8 @@ public final class JobOperations {
             }
         }
         throw new JobNotFoundException("no operation with request id '" + requestId + "' on job " + job.name() + " ("
-                + job.id() + "); the id is the 'request-id' its POST answered");
+                + job.id() + "); the id is the 'request-id' its POST answered, and the node keeps the newest " + retained
+                + " operations per job");
     }
 
     /**
@@ -177,7 +204,34 @@ public final class JobOperations {
             throw new PathNotAllowedException(what + " '" + target + "' is outside the node's savepoint directory "
                     + savepointDirectory + "; give a directory inside it (or configure weir.node.savepoint-dir)");
         }
+        Path real = realPath(resolved, target, what);
+        if (!real.startsWith(realPath(savepointDirectory, savepointDirectory.toString(), "savepoint directory"))) {
+            throw new PathNotAllowedException(what + " '" + target + "' leads through a symbolic link to " + real
+                    + ", outside the node's savepoint directory " + savepointDirectory + "; give a directory inside it");
+        }
         return resolved;
+    }
+
+    /**
+     * The path with every symbolic link of its existing part resolved: the nearest existing entry
+     * (a link itself counts) is resolved with {@link Path#toRealPath}, the part not created yet appended.
+     *
+     * @throws PathNotAllowedException if an existing link cannot be resolved (dangling, a loop, unreadable)
+     */
+    private static Path realPath(Path absolute, String target, String what) {
+        Path existing = absolute;
+        while (existing != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+        } catch (java.io.IOException e) {
+            throw new PathNotAllowedException(what + " '" + target + "' cannot be resolved (" + e
+                    + "); give a directory inside the node's savepoint directory");
+        }
     }
 
     private NodeJob running(String idOrName, String what) {
@@ -194,7 +248,14 @@ public final class JobOperations {
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
         String requestId = HEX.formatHex(bytes);
-        operations.put(requestId, new Operation(job.id(), kind, result));
+        synchronized (this) {
+            operations.put(requestId, new Operation(job.id(), kind, result));
+            ArrayDeque<String> ids = byJob.computeIfAbsent(job.id(), k -> new ArrayDeque<>());
+            ids.addLast(requestId);
+            while (ids.size() > retained) {
+                operations.remove(ids.removeFirst());
+            }
+        }
         result.whenComplete((r, e) -> {
             if (e != null) {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;

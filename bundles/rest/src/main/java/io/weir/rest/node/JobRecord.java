@@ -19,9 +19,43 @@ import java.util.Objects;
  * @param submitTime when the node first accepted the job, ms since the epoch
  * @param endTime when the job ended, ms since the epoch, or -1 while it has not
  * @param failure why the job failed (message), or null
+ * @param latestCheckpoint the newest completed checkpoint the node saw of the job, or null
+ * @param latestSavepoint the newest completed savepoint the node saw of the job, or null
  */
 public record JobRecord(String id, String name, String spec, String baseDirectory, Map<String, String> overrides,
-        JobStatus status, long submitTime, long endTime, String failure) {
+        JobStatus status, long submitTime, long endTime, String failure, Latest latestCheckpoint, Latest latestSavepoint) {
+    /**
+     * What the registry keeps of a completed checkpoint or savepoint: enough to list it after a node
+     * restart (and to find a savepoint to resume from after stop-with-savepoint).
+     *
+     * @param checkpointId its id
+     * @param path its directory (absolute), or null where unknown
+     * @param triggerTimestamp when it was triggered, ms since the epoch
+     * @param durationMs end-to-end duration, ms
+     * @param sizeBytes checkpointed state bytes
+     * @param persistedBytes persisted in-flight bytes
+     */
+    public record Latest(long checkpointId, String path, long triggerTimestamp, long durationMs, long sizeBytes,
+            long persistedBytes) {
+        /** @return the registry's summary of {@code stats} */
+        static Latest of(io.weir.core.coordination.CompletedCheckpointStats stats) {
+            return stats == null ? null : new Latest(stats.checkpointId(), stats.externalPath(), stats.triggerTimestamp(),
+                    stats.endToEndDurationMs(), stats.checkpointedSizeBytes(), stats.persistedDataBytes());
+        }
+
+        /** @return statistics with these figures and no per-subtask metrics ({@code savepoint}: of a savepoint) */
+        io.weir.core.coordination.CompletedCheckpointStats toStats(boolean savepoint) {
+            return new io.weir.core.coordination.CompletedCheckpointStats(checkpointId, triggerTimestamp, durationMs,
+                    sizeBytes, persistedBytes, false, Map.of(), savepoint, path);
+        }
+    }
+
+    /** A record without a latest checkpoint or savepoint. */
+    public JobRecord(String id, String name, String spec, String baseDirectory, Map<String, String> overrides,
+            JobStatus status, long submitTime, long endTime, String failure) {
+        this(id, name, spec, baseDirectory, overrides, status, submitTime, endTime, failure, null, null);
+    }
+
     /**
      * @throws IllegalArgumentException if the id is not 32 lower-case hex digits
      * @throws NullPointerException if id, name, spec, baseDirectory, overrides or status is null
@@ -40,6 +74,12 @@ public record JobRecord(String id, String name, String spec, String baseDirector
 
     /** @return this record with another status, end time and failure */
     JobRecord withStatus(JobStatus newStatus, long newEndTime, String newFailure) {
-        return new JobRecord(id, name, spec, baseDirectory, overrides, newStatus, submitTime, newEndTime, newFailure);
+        return new JobRecord(id, name, spec, baseDirectory, overrides, newStatus, submitTime, newEndTime, newFailure,
+                latestCheckpoint, latestSavepoint);
+    }
+
+    /** @return this record with another latest checkpoint and savepoint (null: none) */
+    JobRecord withLatest(Latest checkpoint, Latest savepoint) {
+        return new JobRecord(id, name, spec, baseDirectory, overrides, status, submitTime, endTime, failure, checkpoint, savepoint);
     }
 }

@@ -170,7 +170,40 @@ public final class JobRegistry {
         } else {
             b.addNull("failure");
         }
+        addLatest(b, "latest-checkpoint", r.latestCheckpoint());
+        addLatest(b, "latest-savepoint", r.latestSavepoint());
         return b.build().toString();
+    }
+
+    private void addLatest(JsonObjectBuilder b, String field, JobRecord.Latest latest) {
+        if (latest == null) {
+            return;
+        }
+        JsonObjectBuilder o = json.createObjectBuilder()
+                .add("id", latest.checkpointId())
+                .add("trigger-timestamp", latest.triggerTimestamp())
+                .add("duration-ms", latest.durationMs())
+                .add("size-bytes", latest.sizeBytes())
+                .add("persisted-bytes", latest.persistedBytes());
+        if (latest.path() != null) {
+            o.add("path", latest.path());
+        }
+        b.add(field, o);
+    }
+
+    /** @return the optional {@code field} (absent or null: null) */
+    private static JobRecord.Latest latest(JsonObject record, String field) {
+        JsonValue v = record.get(field);
+        if (v == null || v.equals(JsonValue.NULL)) {
+            return null;
+        }
+        if (v.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new IllegalArgumentException("field '" + field + "' is not an object");
+        }
+        JsonObject o = v.asJsonObject();
+        JsonValue path = o.get("path");
+        return new JobRecord.Latest(number(o, "id"), path == null || path.equals(JsonValue.NULL) ? null : string(o, "path"),
+                number(o, "trigger-timestamp"), number(o, "duration-ms"), number(o, "size-bytes"), number(o, "persisted-bytes"));
     }
 
     JobRecord fromJson(String text) {
@@ -194,7 +227,8 @@ public final class JobRegistry {
         JsonValue failure = o.get("failure");
         return new JobRecord(string(o, "id"), string(o, "name"), string(o, "spec"), string(o, "base-dir"), overrides,
                 status, number(o, "submit-time"), number(o, "end-time"),
-                failure == null || failure.equals(JsonValue.NULL) ? null : o.getString("failure"));
+                failure == null || failure.equals(JsonValue.NULL) ? null : o.getString("failure"),
+                latest(o, "latest-checkpoint"), latest(o, "latest-savepoint"));
     }
 
     private static JsonValue required(JsonObject o, String field) {

@@ -28,6 +28,7 @@ public final class NodeJob implements JobListener {
     private final long startTime;
     private final LongSupplier clock;
     private final CheckpointHistory checkpoints = new CheckpointHistory(CheckpointHistory.DEFAULT_CAPACITY);
+    private final ExceptionHistory exceptions = new ExceptionHistory(ExceptionHistory.DEFAULT_CAPACITY);
     /** Written once by the submitting thread before the job is visible to others. */
     private volatile JobHandle handle;
     /** Written once when the result completes; -1 while the job runs. */
@@ -53,7 +54,7 @@ public final class NodeJob implements JobListener {
      * @param graph the validated job (for a job that cannot be parsed any more: a graph without operators)
      * @param clock milliseconds since the epoch
      * @param submitted what the registry keeps of the job; its id, name and submit time are this job's
-     * @param onChange called after every status change of the job
+     * @param onChange called after every status change and every completed checkpoint of the job
      */
     NodeJob(JobGraph graph, LongSupplier clock, JobRecord submitted, Runnable onChange) {
         this.id = submitted.id();
@@ -62,6 +63,8 @@ public final class NodeJob implements JobListener {
         this.startTime = submitted.submitTime();
         this.submitted = submitted;
         this.onChange = onChange;
+        checkpoints.seedLatest(submitted.latestCheckpoint() == null ? null : submitted.latestCheckpoint().toStats(false),
+                submitted.latestSavepoint() == null ? null : submitted.latestSavepoint().toStats(true));
     }
 
     /** Attaches the engine's handle; {@code endedAt} is the end time to report if the handle has already ended (history), else -1. */
@@ -69,6 +72,9 @@ public final class NodeJob implements JobListener {
         this.handle = jobHandle;
         jobHandle.result().whenComplete((r, e) -> {
             endTime = endedAt >= 0 && jobHandle instanceof EndedJob ? endedAt : clock.getAsLong();
+            if (r != null && r.status() == JobStatus.FAILED) {
+                exceptions.add(r.failure(), endTime, false);
+            }
             result = r;
             onChange.run();
         });
@@ -87,7 +93,18 @@ public final class NodeJob implements JobListener {
         JobResult r = result;
         JobStatus status = r != null ? r.status() : h.status();
         String failure = r == null || r.failure() == null ? null : String.valueOf(r.failure());
-        return submitted.withStatus(status, r == null ? -1 : endTime, failure);
+        CheckpointHistory.Snapshot s = checkpoints.snapshot();
+        return submitted.withStatus(status, r == null ? -1 : endTime, failure)
+                .withLatest(JobRecord.Latest.of(s.latest()), JobRecord.Latest.of(s.latestSavepoint()));
+    }
+
+    /**
+     * @return rows each operator sent to other tasks in the current attempt ({@link JobHandle#recordsWritten()});
+     *         empty while the job has no handle
+     */
+    public java.util.Map<String, Long> recordsWritten() {
+        JobHandle h = handle;
+        return h == null ? java.util.Map.of() : h.recordsWritten();
     }
 
     /** @return the job id (32 lower-case hex digits, like Flink's JobID) */
@@ -143,9 +160,15 @@ public final class NodeJob implements JobListener {
         return checkpoints;
     }
 
+    /** @return the failures seen: restart causes and the cause the job failed with */
+    public ExceptionHistory exceptions() {
+        return exceptions;
+    }
+
     @Override
     public void onCompleted(CompletedCheckpointStats stats) {
         checkpoints.completed(stats);
+        onChange.run(); // the registry keeps the latest checkpoint and savepoint
     }
 
     @Override
@@ -167,6 +190,7 @@ public final class NodeJob implements JobListener {
     @Override
     public void onRestart(String jobName, int attempt, Throwable cause) {
         LOG.warn("Job {} ({}) restarting (attempt {}): {}", jobName, id, attempt, String.valueOf(cause));
+        exceptions.add(cause, clock.getAsLong(), true);
     }
 
     @Override

@@ -28,10 +28,11 @@ import java.util.function.LongSupplier;
  * job failing or being cancelled changes only its own entry.
  *
  * <p>With a {@link JobRegistry}, every job is written to it on submit and on every status change;
- * {@link #recover} (at node start) submits again, with the same id, every job that had not ended,
- * and lists the ended ones as history. After {@link #close} (the node stopping) nothing is written
- * any more, so the jobs the stopping engine cancels stay RUNNING in the registry and resume on the
- * next start. Without a registry, ended jobs stay listed until the node stops.
+ * {@link #recover} (at node start) submits again, with the same id, every job that had not ended
+ * (including those SUSPENDED when the node stopped), and lists the ended ones as history.
+ * {@link #close} (the node stopping) suspends the running jobs, so the registry says SUSPENDED and
+ * the next start resumes them; a node killed outright leaves them RUNNING there, which resumes them
+ * too. Without a registry, ended jobs stay listed until the node stops.
  *
  * <p>Thread-safe: the job table is a concurrent map; a submit of a name that is already running
  * is refused by the engine's own atomic name reservation, so two concurrent submits of one name
@@ -40,6 +41,8 @@ import java.util.function.LongSupplier;
 public final class NodeJobs {
     private static final Logger LOG = LoggerFactory.getLogger(NodeJobs.class);
     private static final HexFormat HEX = HexFormat.of();
+    /** Longest wait in {@link #close} for the suspended jobs to end, in ms. */
+    static final long SUSPEND_WAIT_MS = 20_000;
 
     private final Engine engine;
     private final JobSpecParser parser;
@@ -93,10 +96,12 @@ public final class NodeJobs {
      * @throws JobConflictException if a job of the same name is running on this node
      */
     public NodeJob submit(String spec, Path baseDirectory, Map<String, String> overrides) {
-        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong());
+        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong(), null);
     }
 
-    private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime) {
+    /** @param previous the registry record of a job resumed after a node restart (its latest checkpoints), or null */
+    private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime,
+            JobRecord previous) {
         JobGraph graph;
         try {
             pluginWait.await(spec);
@@ -113,7 +118,8 @@ public final class NodeJobs {
             }
         }
         JobRecord submitted = new JobRecord(id, graph.name(), spec, baseDirectory.toString(), overrides,
-                JobStatus.CREATED, submitTime, -1, null);
+                JobStatus.CREATED, submitTime, -1, null,
+                previous == null ? null : previous.latestCheckpoint(), previous == null ? null : previous.latestSavepoint());
         NodeJob job = newJob(graph, submitted);
         JobHandle handle;
         try {
@@ -163,8 +169,10 @@ public final class NodeJobs {
 
     /**
      * Reads the registry (at node start): every job that had not ended (CREATED, RUNNING,
-     * RESTARTING) is submitted again with its id, spec, base directory and overrides, so the engine
-     * resumes it from its latest checkpoint; ended jobs are listed as history. A job that cannot be
+     * RESTARTING, SUSPENDED) is submitted again with its id, spec, base directory and overrides, so
+     * the engine resumes it from its latest checkpoint; ended jobs are listed as history. A job the
+     * node stopped while it was CANCELLING is recorded CANCELED, one that was FAILING FAILED (what
+     * was under way is finished, not undone). A job that cannot be
      * resumed (its record is unreadable, its spec no longer parses, a plugin is missing, the engine
      * refuses it) is marked FAILED with the reason and logged; the other jobs are unaffected.
      *
@@ -192,12 +200,20 @@ public final class NodeJobs {
                 continue;
             }
             JobRecord r = stored.record();
-            if (r.status().isTerminal()) {
+            if (r.status().isGloballyTerminal()) {
                 addEnded(r, false);
                 continue;
             }
+            if (r.status() == JobStatus.CANCELLING || r.status() == JobStatus.FAILING) {
+                JobStatus ended = r.status() == JobStatus.CANCELLING ? JobStatus.CANCELED : JobStatus.FAILED;
+                String reason = "the node stopped while the job was " + r.status()
+                        + (r.failure() == null ? "" : ": " + r.failure());
+                LOG.info("Job {} ({}) was {} when the node stopped; it is {} now, not resumed", r.name(), r.id(), r.status(), ended);
+                addEnded(r.withStatus(ended, clock.getAsLong(), ended == JobStatus.FAILED ? reason : r.failure()), true);
+                continue;
+            }
             try {
-                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime());
+                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime(), r);
                 resumed++;
                 LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
             } catch (RuntimeException e) {
@@ -242,10 +258,34 @@ public final class NodeJobs {
     }
 
     /**
-     * Stops writing to the registry (the node is stopping): the jobs the engine then cancels keep
-     * their last persisted status, RUNNING, and resume on the next node start. Idempotent.
+     * The node is stopping: suspends every running job ({@link JobHandle#suspend}: it ends SUSPENDED
+     * and its checkpoints stay), waits up to {@code SUSPEND_WAIT_MS} in all for them to end so the
+     * registry records SUSPENDED, then stops writing to the registry; the next node start resumes
+     * them. A job still ending after the wait keeps its last persisted status (RUNNING), which
+     * resumes it as well. Idempotent.
      */
     public void close() {
+        if (closed) {
+            return;
+        }
+        List<NodeJob> live = jobs.values().stream()
+                .filter(j -> j.handle() != null && !j.status().isTerminal()).toList();
+        for (NodeJob j : live) {
+            LOG.info("Suspending job {} ({}): the node is stopping; it resumes on the next start", j.name(), j.id());
+            j.handle().suspend();
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SUSPEND_WAIT_MS);
+        for (NodeJob j : live) {
+            try {
+                j.handle().result().get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                LOG.warn("Job {} ({}) did not end within {} ms of being suspended; it stays {} in the registry and resumes "
+                        + "on the next start", j.name(), j.id(), SUSPEND_WAIT_MS, JobStatus.RUNNING);
+            }
+        }
         closed = true;
     }
 

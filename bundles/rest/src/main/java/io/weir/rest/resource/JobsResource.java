@@ -120,6 +120,67 @@ public final class JobsResource {
     }
 
     /**
+     * @param id job id or unique name
+     * @return {@code GET /jobs/:id/checkpoints/config}: the job's checkpointing options
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     */
+    @GET
+    @Path("{id}/checkpoints/config")
+    public Views.CheckpointConfig checkpointConfig(@PathParam("id") String id) {
+        return JobViews.config(jobs.find(id));
+    }
+
+    /**
+     * @param id job id or unique name
+     * @param checkpointId a checkpoint id (decimal)
+     * @return {@code GET /jobs/:id/checkpoints/details/:cid}: the checkpoint with its per-vertex totals in {@code tasks}
+     * @throws ApiErrors.BadRequestException (400) if {@code checkpointId} is not a non-negative number
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job, or the checkpoint is not among the
+     *         newest {@value io.weir.rest.node.CheckpointHistory#DEFAULT_CAPACITY} of its history
+     */
+    @GET
+    @Path("{id}/checkpoints/details/{checkpointId}")
+    public Views.CheckpointDetails checkpointDetails(@PathParam("id") String id, @PathParam("checkpointId") String checkpointId) {
+        long cid = CheckpointDetailViews.parseCheckpointId(checkpointId);
+        return CheckpointDetailViews.details(jobs.find(id), cid);
+    }
+
+    /**
+     * @param id job id or unique name
+     * @param checkpointId a checkpoint id (decimal)
+     * @param vertexId a vertex (operator) id of the job
+     * @return {@code GET /jobs/:id/checkpoints/details/:cid/subtasks/:vertexid}: each subtask of the vertex and a
+     *         min/max/avg summary
+     * @throws ApiErrors.BadRequestException (400) if {@code checkpointId} is not a non-negative number
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job, checkpoint (as in
+     *         {@link #checkpointDetails}) or vertex, or the checkpoint failed (no subtask data)
+     */
+    @GET
+    @Path("{id}/checkpoints/details/{checkpointId}/subtasks/{vertexId}")
+    public Views.TaskCheckpointDetails checkpointSubtasks(@PathParam("id") String id,
+            @PathParam("checkpointId") String checkpointId, @PathParam("vertexId") String vertexId) {
+        long cid = CheckpointDetailViews.parseCheckpointId(checkpointId);
+        NodeJob job = jobs.find(id);
+        if (job.graph().vertices().stream().noneMatch(v -> v.id().equals(vertexId))) {
+            throw new io.weir.rest.node.JobNotFoundException("job " + job.name() + " (" + job.id() + ") has no vertex '" + vertexId
+                    + "'; its vertices are " + job.graph().vertices().stream().map(v -> v.id()).toList());
+        }
+        return CheckpointDetailViews.subtasks(job, cid, vertexId);
+    }
+
+    /**
+     * @param id job id or unique name
+     * @return {@code GET /jobs/:id/exceptions}: the newest failure as {@code root-exception}, and the newest
+     *         {@value io.weir.rest.node.ExceptionHistory#DEFAULT_CAPACITY} failures (restart causes and the final cause)
+     * @throws io.weir.rest.node.JobNotFoundException (404) if there is no such job
+     */
+    @GET
+    @Path("{id}/exceptions")
+    public Views.JobExceptions exceptions(@PathParam("id") String id) {
+        return JobViews.exceptions(jobs.find(id));
+    }
+
+    /**
      * {@code POST /jobs}: the body is the raw request entity (read here, not by a JSON-B reader, so the
      * job parser sees the text and reports errors by field path).
      *
@@ -165,11 +226,15 @@ public final class JobsResource {
      * @throws ApiErrors.BadRequestException (400) as {@link #submit(String, String, List)}, or for
      *         {@code allowNonRestoredState} without {@code savepointPath}
      * @throws io.weir.rest.node.PathNotAllowedException (403) if the savepoint path (also one given as
-     *         {@code set=execution.savepoint.path=..}) lies outside the node's savepoint directory
+     *         {@code set=execution.savepoint.path=..} or in the spec's {@code config}) lies outside the node's
+     *         savepoint directory, also through a symbolic link
      */
     public Response submit(String spec, String baseDir, List<String> sets, String savepointPath, boolean allowNonRestoredState) {
         Map<String, String> overrides = overrides(sets);
         String restore = savepointPath != null && !savepointPath.isBlank() ? savepointPath : overrides.get(SAVEPOINT_PATH_KEY);
+        if (restore == null) {
+            restore = specConfig(spec, SAVEPOINT_PATH_KEY); // checked like the others; the override then wins over it
+        }
         if (restore != null) {
             overrides.put(SAVEPOINT_PATH_KEY, operations.allowedSavepointPath(restore).toString());
             if (allowNonRestoredState) {
@@ -187,6 +252,23 @@ public final class JobsResource {
         }
         NodeJob job = jobs.submit(spec, base.normalize(), overrides);
         return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
+    }
+
+    /**
+     * @return the string value of {@code key} in the spec's {@code config} object, or null if the spec is not a
+     *         JSON object (the job parser then reports it) or has no such string value
+     */
+    private static String specConfig(String spec, String key) {
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(spec))) {
+            jakarta.json.JsonValue root = reader.readValue();
+            if (root instanceof jakarta.json.JsonObject o && o.get("config") instanceof jakarta.json.JsonObject config
+                    && config.get(key) instanceof jakarta.json.JsonString value) {
+                return value.getString();
+            }
+        } catch (jakarta.json.JsonException e) {
+            // not JSON: the job parser says what is wrong with it
+        }
+        return null;
     }
 
     /**

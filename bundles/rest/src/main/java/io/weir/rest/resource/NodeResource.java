@@ -1,5 +1,6 @@
 package io.weir.rest.resource;
 
+import io.weir.api.plugin.PluginSetting;
 import io.weir.core.engine.JobStatus;
 import io.weir.core.plugin.PluginRegistry;
 import io.weir.rest.node.NodeJob;
@@ -27,7 +28,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The node as a whole: {@code GET /overview} (job counts), {@code GET /config} (what the web client
- * needs), {@code GET /plugins} (installed plugin types). Flink's field names; docs/rest-api.md.
+ * needs), {@code GET /plugins} (installed plugin types and their settings). Flink's field names; docs/rest-api.md.
  *
  * <p>Thread-safe: stateless over thread-safe collaborators.
  */
@@ -102,17 +103,21 @@ public final class NodeResource {
                 version, Map.of("web-submit", true, "web-cancel", true, "web-rescale", false, "web-history", false));
     }
 
-    /** @return {@code GET /plugins}: each installed type with its kind and bundle, sorted by type */
+    /** @return {@code GET /plugins}: each installed type with its kind, bundle and settings, sorted by type */
     @GET
     @Path("plugins")
     public Views.Plugins plugins() {
         List<Views.Plugin> list = new ArrayList<>();
         for (String type : plugins.types()) {
-            plugins.source(type).ifPresent(f -> list.add(new Views.Plugin(type, "source", origin.apply(f))));
-            plugins.operator(type).ifPresent(f -> list.add(new Views.Plugin(type, "operator", origin.apply(f))));
-            plugins.sink(type).ifPresent(f -> list.add(new Views.Plugin(type, "sink", origin.apply(f))));
+            plugins.source(type).ifPresent(f -> list.add(new Views.Plugin(type, "source", origin.apply(f), settings(f.settings()))));
+            plugins.operator(type).ifPresent(f -> list.add(new Views.Plugin(type, "operator", origin.apply(f), settings(f.settings()))));
+            plugins.sink(type).ifPresent(f -> list.add(new Views.Plugin(type, "sink", origin.apply(f), settings(f.settings()))));
         }
         return new Views.Plugins(list);
+    }
+
+    private static List<Views.Setting> settings(List<PluginSetting> settings) {
+        return settings.stream().map(s -> new Views.Setting(s.name(), s.type(), s.defaultValue(), s.required(), s.description())).toList();
     }
 
     private static String bundleOf(Object factory) {

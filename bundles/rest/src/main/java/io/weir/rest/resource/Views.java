@@ -38,8 +38,19 @@ public final class Views {
     public record JobsOverview(List<JobOverview> jobs) {
     }
 
-    /** A vertex (task) of {@code GET /jobs/:id}. */
-    public record Vertex(String id, String name, String type, String kind, int parallelism) {
+    /**
+     * A vertex (operator) of {@code GET /jobs/:id}, in the job's topological order; {@code inputs} (not Flink's) are
+     * the ids of the vertices feeding it, in job-file order; {@code metrics} as Flink names them.
+     */
+    public record Vertex(String id, String name, String type, String kind, int parallelism, List<String> inputs,
+            VertexMetrics metrics) {
+    }
+
+    /**
+     * The metrics of a vertex: {@code write-records} = rows its subtasks sent to other tasks in the current
+     * attempt (0 for a sink or an operator chained into its successor).
+     */
+    public record VertexMetrics(@JsonbProperty("write-records") long writeRecords) {
     }
 
     /** {@code GET /jobs/:id}. */
@@ -74,11 +85,12 @@ public final class Views {
             @JsonbProperty("num_acknowledged_subtasks") int numAcknowledgedSubtasks,
             @JsonbProperty("start_delay") long startDelay, @JsonbProperty("alignment_duration") long alignmentDuration,
             @JsonbProperty("sync_duration") long syncDuration, @JsonbProperty("async_duration") long asyncDuration,
-            boolean unaligned) {
+            boolean unaligned, @JsonbProperty("external_path") String externalPath) {
     }
 
-    /** {@code latest.failed}. */
-    public record FailedCheckpointView(long id, String status, @JsonbProperty("failure_timestamp") long failureTimestamp,
+    /** {@code latest.failed} and a failed checkpoint of {@code history}. */
+    public record FailedCheckpointView(long id, String status, @JsonbProperty("is_savepoint") boolean isSavepoint,
+            @JsonbProperty("failure_timestamp") long failureTimestamp,
             @JsonbProperty("failure_message") String failureMessage) {
     }
 
@@ -92,8 +104,136 @@ public final class Views {
             RestoredCheckpointView restored) {
     }
 
-    /** {@code GET /jobs/:id/checkpoints}. */
-    public record Checkpoints(CheckpointCounts counts, LatestCheckpoints latest, List<CheckpointView> history) {
+    /**
+     * {@code GET /jobs/:id/checkpoints}; {@code history} holds {@link CheckpointView}s (COMPLETED) and
+     * {@link FailedCheckpointView}s (FAILED), newest first.
+     */
+    public record Checkpoints(CheckpointCounts counts, LatestCheckpoints latest, List<Object> history) {
+    }
+
+    /** {@code externalization} of {@code GET /jobs/:id/checkpoints/config}. */
+    public record Externalization(boolean enabled, @JsonbProperty("delete_on_cancellation") boolean deleteOnCancellation) {
+    }
+
+    /**
+     * {@code GET /jobs/:id/checkpoints/config}: the job's checkpointing options (Flink's names; durations ms,
+     * {@code interval} -1 when periodic checkpoints are off). Besides Flink's fields: {@code num_retained},
+     * {@code checkpoint_directory} and {@code savepoint_directory} as the job configures them (null: unset).
+     */
+    public record CheckpointConfig(String mode, long interval, long timeout, @JsonbProperty("min_pause") long minPause,
+            @JsonbProperty("max_concurrent") int maxConcurrent, Externalization externalization,
+            @JsonbProperty("state_backend") String stateBackend, @JsonbProperty("checkpoint_storage") String checkpointStorage,
+            @JsonbProperty("unaligned_checkpoints") boolean unalignedCheckpoints,
+            @JsonbProperty("tolerable_failed_checkpoints") int tolerableFailedCheckpoints,
+            @JsonbProperty("aligned_checkpoint_timeout") long alignedCheckpointTimeout,
+            @JsonbProperty("checkpoints_after_tasks_finish") boolean checkpointsAfterTasksFinish,
+            @JsonbProperty("num_retained") int numRetained,
+            @JsonbProperty("checkpoint_directory") String checkpointDirectory,
+            @JsonbProperty("savepoint_directory") String savepointDirectory) {
+    }
+
+    /** One vertex's part of a checkpoint: {@code tasks.<vertex>} of the checkpoint details. Sums and maxima over its subtasks. */
+    public record TaskCheckpointView(long id, String status,
+            @JsonbProperty("latest_ack_timestamp") long latestAckTimestamp,
+            @JsonbProperty("checkpointed_size") long checkpointedSize, @JsonbProperty("state_size") long stateSize,
+            @JsonbProperty("end_to_end_duration") long endToEndDuration,
+            @JsonbProperty("alignment_buffered") long alignmentBuffered,
+            @JsonbProperty("processed_data") long processedData, @JsonbProperty("persisted_data") long persistedData,
+            @JsonbProperty("num_subtasks") int numSubtasks,
+            @JsonbProperty("num_acknowledged_subtasks") int numAcknowledgedSubtasks) {
+    }
+
+    /**
+     * {@code GET /jobs/:id/checkpoints/details/:cid}. A failed checkpoint has {@code failure_timestamp} and
+     * {@code failure_message}, -1 for the times it has no measurement of, and no {@code tasks} entries (the node
+     * keeps no per-subtask data of failed checkpoints).
+     */
+    public record CheckpointDetails(long id, String status, @JsonbProperty("is_savepoint") boolean isSavepoint,
+            @JsonbProperty("is_final") boolean isFinal, @JsonbProperty("checkpoint_type") String checkpointType,
+            @JsonbProperty("trigger_timestamp") long triggerTimestamp,
+            @JsonbProperty("latest_ack_timestamp") long latestAckTimestamp,
+            @JsonbProperty("state_size") long stateSize, @JsonbProperty("checkpointed_size") long checkpointedSize,
+            @JsonbProperty("end_to_end_duration") long endToEndDuration,
+            @JsonbProperty("alignment_buffered") long alignmentBuffered,
+            @JsonbProperty("processed_data") long processedData, @JsonbProperty("persisted_data") long persistedData,
+            @JsonbProperty("num_subtasks") int numSubtasks,
+            @JsonbProperty("num_acknowledged_subtasks") int numAcknowledgedSubtasks,
+            @JsonbProperty("external_path") String externalPath,
+            @JsonbProperty("failure_timestamp") Long failureTimestamp, @JsonbProperty("failure_message") String failureMessage,
+            Map<String, TaskCheckpointView> tasks) {
+    }
+
+    /** {@code checkpoint} of a subtask: the synchronous and asynchronous snapshot parts, ms. */
+    public record CheckpointDuration(long sync, long async) {
+    }
+
+    /**
+     * {@code alignment} of a subtask: bytes processed while aligning ({@code processed}, and {@code buffered},
+     * Flink's deprecated name for it), in-flight bytes persisted ({@code persisted}), alignment time ms ({@code duration}).
+     */
+    public record Alignment(long buffered, long processed, long persisted, long duration) {
+    }
+
+    /** One subtask of {@code GET /jobs/:id/checkpoints/details/:cid/subtasks/:vertex}. */
+    public record SubtaskCheckpointView(int index, String status, @JsonbProperty("ack_timestamp") long ackTimestamp,
+            @JsonbProperty("end_to_end_duration") long endToEndDuration, @JsonbProperty("state_size") long stateSize,
+            @JsonbProperty("checkpointed_size") long checkpointedSize, CheckpointDuration checkpoint, Alignment alignment,
+            @JsonbProperty("start_delay") long startDelay, @JsonbProperty("unaligned_checkpoint") boolean unalignedCheckpoint,
+            boolean aborted) {
+    }
+
+    /** Minimum, maximum and average (rounded down) of one measurement over the subtasks. */
+    public record StatsSummary(long min, long max, long avg) {
+    }
+
+    /** {@code summary.checkpoint_duration}. */
+    public record DurationSummary(StatsSummary sync, StatsSummary async) {
+    }
+
+    /** {@code summary.alignment}. */
+    public record AlignmentSummary(StatsSummary buffered, StatsSummary processed, StatsSummary persisted,
+            StatsSummary duration) {
+    }
+
+    /** {@code summary} of {@code GET /jobs/:id/checkpoints/details/:cid/subtasks/:vertex}. */
+    public record SubtasksSummary(@JsonbProperty("state_size") StatsSummary stateSize,
+            @JsonbProperty("checkpointed_size") StatsSummary checkpointedSize,
+            @JsonbProperty("end_to_end_duration") StatsSummary endToEndDuration,
+            @JsonbProperty("checkpoint_duration") DurationSummary checkpointDuration, AlignmentSummary alignment,
+            @JsonbProperty("start_delay") StatsSummary startDelay) {
+    }
+
+    /** {@code GET /jobs/:id/checkpoints/details/:cid/subtasks/:vertex}: the vertex's totals, a summary and each subtask by index. */
+    public record TaskCheckpointDetails(long id, String status,
+            @JsonbProperty("latest_ack_timestamp") long latestAckTimestamp,
+            @JsonbProperty("checkpointed_size") long checkpointedSize, @JsonbProperty("state_size") long stateSize,
+            @JsonbProperty("end_to_end_duration") long endToEndDuration,
+            @JsonbProperty("alignment_buffered") long alignmentBuffered,
+            @JsonbProperty("processed_data") long processedData, @JsonbProperty("persisted_data") long persistedData,
+            @JsonbProperty("num_subtasks") int numSubtasks,
+            @JsonbProperty("num_acknowledged_subtasks") int numAcknowledgedSubtasks,
+            SubtasksSummary summary, List<SubtaskCheckpointView> subtasks) {
+    }
+
+    /**
+     * One failure of {@code exceptionHistory.entries}: the cause's class name and stack trace, when the node saw it,
+     * and whether the job restarted after it. {@code taskName} and {@code location} are left out: the engine reports
+     * a failure's cause, not the task it came from.
+     */
+    public record ExceptionEntry(String exceptionName, String message, String stacktrace, long timestamp,
+            String taskName, String location, boolean restarted) {
+    }
+
+    /** {@code exceptionHistory}: newest first; {@code truncated} when older failures were dropped. */
+    public record ExceptionHistoryView(List<ExceptionEntry> entries, boolean truncated) {
+    }
+
+    /**
+     * {@code GET /jobs/:id/exceptions}: {@code root-exception} (the newest failure's stack trace) and its
+     * {@code timestamp}, both left out while the job has not failed, and the history of failures.
+     */
+    public record JobExceptions(@JsonbProperty("root-exception") String rootException, Long timestamp,
+            boolean truncated, ExceptionHistoryView exceptionHistory) {
     }
 
     /** {@code GET /overview}. */
@@ -108,8 +248,28 @@ public final class Views {
             @JsonbProperty("weir-version") String weirVersion, Map<String, Boolean> features) {
     }
 
-    /** One installed plugin type of {@code GET /plugins}. */
-    public record Plugin(String type, String kind, String bundle) {
+    /**
+     * One installed plugin type of {@code GET /plugins}.
+     *
+     * @param type the type name in job files
+     * @param kind {@code source}, {@code operator} or {@code sink}
+     * @param bundle the providing bundle's symbolic name and version, e.g. {@code io.weir.plugins.file 0.1.0}
+     * @param settings the settings of its {@code config}, empty if the plugin does not describe them
+     */
+    public record Plugin(String type, String kind, String bundle, List<Setting> settings) {
+    }
+
+    /**
+     * One setting of a plugin type ({@code io.weir.api.plugin.PluginSetting}).
+     *
+     * @param name the key in the {@code config} object
+     * @param type the JSON shape it takes, in words
+     * @param defaultValue the default as text; null (JSON {@code null}) if it has none
+     * @param required whether a job without it is rejected
+     * @param description one line
+     */
+    public record Setting(String name, String type, @JsonbProperty(value = "default", nillable = true) String defaultValue,
+            boolean required, String description) {
     }
 
     /** {@code GET /plugins}. */

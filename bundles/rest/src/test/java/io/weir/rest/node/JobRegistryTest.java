@@ -41,6 +41,16 @@ class JobRegistryTest {
     }
 
     @Test
+    void theLatestCheckpointAndSavepointReadBackAndAPathMayBeUnknown() {
+        JobRecord written = record(A, JobStatus.FINISHED).withLatest(
+                new JobRecord.Latest(7, null, 1_500L, 40, 5714, 0),
+                new JobRecord.Latest(8, "/data/savepoints/savepoint-x-0a0b0c", 1_600L, 90, 5714, 128));
+        registry().write(written);
+
+        assertThat(registry().load()).singleElement().satisfies(s -> assertThat(s.record()).isEqualTo(written));
+    }
+
+    @Test
     void aRewriteReplacesTheRecordAndLeavesNoTemporaryFile() throws Exception {
         JobRegistry registry = registry();
         registry.write(record(A, JobStatus.RUNNING));

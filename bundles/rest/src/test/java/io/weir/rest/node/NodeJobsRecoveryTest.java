@@ -95,18 +95,79 @@ class NodeJobsRecoveryTest {
     }
 
     @Test
-    void stoppingTheNodeLeavesItsCancelledJobsRunningInTheRegistry() {
+    void stoppingTheNodeSuspendsItsRunningJobsAndTheNextStartResumesThem() {
         TestEngine engine = new TestEngine();
         NodeJobs jobs = node(engine);
         NodeJob a = jobs.submit(TestPlugins.job("a", 1), base, Map.of());
+        NodeJob done = jobs.submit(TestPlugins.job("done", 1), base, Map.of());
+        engine.finish("done");
 
         jobs.close();
-        engine.jobs.get("a").cancel(); // the stopping engine cancels its jobs
 
-        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(a.status()).isEqualTo(JobStatus.SUSPENDED);
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.SUSPENDED);
+        assertThat(stored(done.id()).status()).isEqualTo(JobStatus.FINISHED);
         TestEngine after = new TestEngine();
-        node(after).recover();
+        NodeJobs second = node(after);
+        assertThat(second.recover()).isEqualTo(1);
         assertThat(after.submitted).containsExactly("a");
+        assertThat(second.find(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(stored(a.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void theLatestCheckpointAndSavepointArePersistedAndShownAfterARestartForEndedAndResumedJobs() {
+        TestEngine before = new TestEngine();
+        NodeJobs first = node(before);
+        NodeJob stopped = first.submit(TestPlugins.job("stopped", 1), base, Map.of());
+        NodeJob running = first.submit(TestPlugins.job("running", 1), base, Map.of());
+        stopped.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(4, 1_000_100, 30, 2048, 0, false,
+                Map.of(), false, "/cp/stopped/chk-4"));
+        stopped.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(5, 1_000_200, 60, 2048, 0, false,
+                Map.of(), true, "/data/savepoints/savepoint-stopped-0a0b0c"));
+        running.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(9, 1_000_300, 20, 512, 0, false,
+                Map.of(), false, "/cp/running/chk-9"));
+        before.finish("stopped"); // as stop-with-savepoint ends it
+
+        assertThat(stored(stopped.id()).latestSavepoint().path()).isEqualTo("/data/savepoints/savepoint-stopped-0a0b0c");
+        assertThat(stored(stopped.id()).latestCheckpoint().checkpointId()).isEqualTo(4);
+        assertThat(stored(running.id()).latestCheckpoint().path()).isEqualTo("/cp/running/chk-9");
+
+        NodeJobs second = node(new TestEngine());
+        second.recover();
+
+        CheckpointHistory.Snapshot ended = second.find(stopped.id()).checkpoints().snapshot();
+        assertThat(ended.latestSavepoint().externalPath()).isEqualTo("/data/savepoints/savepoint-stopped-0a0b0c");
+        assertThat(ended.latestSavepoint().isSavepoint()).isTrue();
+        assertThat(ended.latest().checkpointId()).isEqualTo(4);
+        assertThat(ended.completed()).as("seeded, not counted again").isZero();
+        CheckpointHistory.Snapshot resumed = second.find(running.id()).checkpoints().snapshot();
+        assertThat(resumed.latest().externalPath()).isEqualTo("/cp/running/chk-9");
+        assertThat(stored(running.id()).latestCheckpoint().checkpointId()).as("kept by the resumed job's record").isEqualTo(9);
+    }
+
+    @Test
+    void aJobTheNodeStoppedWhileCancellingOrFailingEndsAsCanceledOrFailedAndIsNotResumed() {
+        NodeJobs first = node(new TestEngine());
+        NodeJob cancelling = first.submit(TestPlugins.job("cancelling", 1), base, Map.of());
+        NodeJob failing = first.submit(TestPlugins.job("failing", 1), base, Map.of());
+        NodeJob running = first.submit(TestPlugins.job("running", 1), base, Map.of());
+        // as a node killed in the middle of ending them would have left them
+        registry().write(stored(cancelling.id()).withStatus(JobStatus.CANCELLING, -1, null));
+        registry().write(stored(failing.id()).withStatus(JobStatus.FAILING, -1, "sink lost its transaction"));
+
+        TestEngine after = new TestEngine();
+        NodeJobs second = node(after);
+        clock.set(2_000_000);
+        second.recover();
+
+        assertThat(after.submitted).containsExactly("running");
+        assertThat(second.find(cancelling.id()).status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(stored(cancelling.id()).status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(stored(cancelling.id()).endTime()).isEqualTo(2_000_000);
+        assertThat(second.find(failing.id()).status()).isEqualTo(JobStatus.FAILED);
+        assertThat(stored(failing.id()).failure()).isEqualTo("the node stopped while the job was FAILING: sink lost its transaction");
+        assertThat(second.find(running.id()).status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test

@@ -41,6 +41,8 @@ public final class TestEngine implements Engine {
         public volatile java.nio.file.Path savepointDirectory;
         /** Whether the last stop asked to drain. */
         public volatile boolean drained;
+        /** What {@link #recordsWritten} answers; the test sets it. */
+        public volatile Map<String, Long> recordsWritten = Map.of();
 
         TestJob(String name, JobListener listener) {
             this.name = name;
@@ -81,9 +83,19 @@ public final class TestEngine implements Engine {
         }
 
         @Override
+        public Map<String, Long> recordsWritten() {
+            return recordsWritten;
+        }
+
+        @Override
         public void cancel() {
             cancelled = true;
             result.complete(new JobResult(name, JobStatus.CANCELED, null, 0, null));
+        }
+
+        @Override
+        public void suspend() {
+            result.complete(new JobResult(name, JobStatus.SUSPENDED, null, 0, null));
         }
 
         /** @return whether cancel() was called */

@@ -33,6 +33,13 @@ public final class TestPlugins {
             }
 
             @Override
+            public java.util.List<io.weir.api.plugin.PluginSetting> settings() {
+                return java.util.List.of(io.weir.api.plugin.PluginSetting.required("path", "string", "the file"),
+                        io.weir.api.plugin.PluginSetting.optional("limit", "long", null, "records, then end"),
+                        io.weir.api.plugin.PluginSetting.optional("keys", "long", "16", "distinct keys"));
+            }
+
+            @Override
             public Schema outputSchema(PluginConfig config) {
                 return Schema.builder().field("n", FieldType.LONG).build();
             }

@@ -155,6 +155,24 @@ class JobOperationsResourceTest {
     }
 
     @Test
+    void aSymbolicLinkInsideTheSavepointDirectoryLeadingOutsideIs403(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path savepoints = java.nio.file.Files.createDirectories(tmp.resolve("savepoints"));
+        Path outside = java.nio.file.Files.createDirectories(tmp.resolve("elsewhere"));
+        java.nio.file.Files.createSymbolicLink(savepoints.resolve("escape"), outside);
+        java.nio.file.Files.createDirectories(savepoints.resolve("nightly"));
+        JobsResource linked = new JobsResource(jobs, clock::get, tmp, new JobOperations(jobs, savepoints));
+        submit("a");
+
+        Response r = errorOf(() -> linked.triggerSavepoint("a", "{\"target-directory\": \"escape/new\"}"));
+        assertThat(r.getStatus()).isEqualTo(403);
+        assertThat(error(r)).contains("symbolic link").contains(outside.toRealPath().toString());
+        assertThat(errorOf(() -> linked.submit(TestPlugins.job("b", 2), null, null, "escape/savepoint-b-0a0b0c", false))
+                .getStatus()).isEqualTo(403);
+        assertThat(engine.jobs.get("a").savepointDirectory).as("nothing was triggered").isNull();
+        assertThat(linked.triggerSavepoint("a", "{\"target-directory\": \"nightly\"}").getStatus()).isEqualTo(202);
+    }
+
+    @Test
     void unknownJobIs404() {
         assertThat(errorOf(() -> resource.triggerSavepoint("nope", null)).getStatus()).isEqualTo(404);
         assertThat(errorOf(() -> resource.stop("nope", null)).getStatus()).isEqualTo(404);
@@ -168,6 +186,26 @@ class JobOperationsResourceTest {
 
         assertThat(errorOf(() -> resource.savepointStatus(job, "0".repeat(32))).getStatus()).isEqualTo(404);
         assertThat(errorOf(() -> resource.savepointStatus(job, checkpoint)).getStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void onlyTheNewest64RequestIdsPerJobAreKept() {
+        String job = submit("a");
+        String other = submit("b");
+        String otherRequest = requestId(resource.triggerSavepoint(other, ""));
+        String first = requestId(resource.triggerSavepoint(job, ""));
+        String second = requestId(resource.triggerSavepoint(job, ""));
+        for (int i = 0; i < JobOperations.DEFAULT_RETAINED - 1; i++) {
+            requestId(resource.triggerCheckpoint(job));
+        }
+
+        Response forgotten = errorOf(() -> resource.savepointStatus(job, first));
+        assertThat(forgotten.getStatus()).isEqualTo(404);
+        assertThat(error(forgotten)).contains("'" + first + "'").contains("newest 64 operations per job");
+        assertThat(JsonContract.json(resource.savepointStatus(job, second)).getJsonObject("status").getString("id"))
+                .isEqualTo("IN_PROGRESS");
+        assertThat(JsonContract.json(resource.savepointStatus(other, otherRequest)).getJsonObject("status").getString("id"))
+                .as("another job's operations are not evicted").isEqualTo("IN_PROGRESS");
     }
 
     @Test
@@ -211,6 +249,10 @@ class JobOperationsResourceTest {
                 .getStatus()).isEqualTo(403);
         assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null,
                 java.util.List.of("execution.savepoint.path=/tmp/savepoint-b-0a0b0c"), null, false)).getStatus()).isEqualTo(403);
+        String inSpec = TestPlugins.job("b", 2).replaceFirst("\\{", "{\"config\": {\"execution.savepoint.path\": \"/tmp/savepoint-b-0a0b0c\"},");
+        assertThat(inSpec).contains("\"config\": {\"execution.savepoint.path\"");
+        Response spec = errorOf(() -> resource.submit(inSpec, null, null, null, false));
+        assertThat(spec.getStatus()).as("a savepoint path in the spec's own config is checked too").isEqualTo(403);
         assertThat(errorOf(() -> resource.submit(TestPlugins.job("b", 2), null, null, null, true)).getStatus()).isEqualTo(400);
         assertThat(engine.submitted).isEmpty();
     }

@@ -94,6 +94,22 @@ class JobsResourceTest {
         assertThat(src.getString("id")).isEqualTo("src");
         assertThat(src.getString("type")).isEqualTo("numbers");
         assertThat(src.getInt("parallelism")).isEqualTo(2);
+        assertThat(src.getJsonArray("inputs")).isEmpty();
+        assertThat(json.getJsonArray("vertices").getJsonObject(1).getJsonArray("inputs").getString(0)).isEqualTo("src");
+    }
+
+    @Test
+    void getJobDetailsGivesEachVertexTheRecordsItWroteAsFlinksWriteRecords() {
+        String id = submit("a");
+        engine.jobs.get("a").recordsWritten = Map.of("src", 12_345L);
+
+        JsonObject json = JsonContract.json(resource.job(id));
+
+        JsonObject src = json.getJsonArray("vertices").getJsonObject(0);
+        assertThat(src.getJsonObject("metrics").getJsonNumber("write-records").longValue()).isEqualTo(12_345L);
+        JsonObject sink = json.getJsonArray("vertices").getJsonObject(1);
+        assertThat(sink.getString("id")).isEqualTo("sink");
+        assertThat(sink.getJsonObject("metrics").getJsonNumber("write-records").longValue()).isZero();
     }
 
     @Test
@@ -132,8 +148,9 @@ class JobsResourceTest {
         assertThat(latest.getInt("num_subtasks")).isEqualTo(2);
         assertThat(json.getJsonObject("latest").getJsonObject("failed").getString("failure_message")).contains("disk full");
         assertThat(json.getJsonObject("latest").getJsonObject("restored").getString("external_path")).isEqualTo("/cp/a/chk-2");
-        assertThat(json.getJsonArray("history")).hasSize(2);
-        JsonObject first = json.getJsonArray("history").getJsonObject(1);
+        assertThat(json.getJsonArray("history")).as("the failed checkpoint 3 is in the history too").hasSize(3);
+        assertThat(json.getJsonArray("history").getJsonObject(0).getString("status")).isEqualTo("FAILED");
+        JsonObject first = json.getJsonArray("history").getJsonObject(2);
         assertThat(first.getInt("id")).isEqualTo(1);
         assertThat(first.getJsonNumber("persisted_data").longValue()).isEqualTo(64);
         assertThat(first.getJsonNumber("processed_data").longValue()).isEqualTo(2048);

@@ -58,4 +58,17 @@ class NodeResourceTest {
                 .extracting(p -> p.getString("type") + ":" + p.getString("kind"))
                 .containsExactly("discard:sink", "numbers:source");
     }
+
+    @Test
+    void pluginsCarryBundleAndEachSettingWithTypeDefaultRequiredAndDescription() {
+        JsonObject json = JsonContract.json(resource.plugins());
+
+        JsonObject numbers = json.getJsonArray("plugins").getJsonObject(1);
+        assertThat(numbers.getString("bundle")).isEqualTo("test-bundle");
+        assertThat(numbers.getJsonArray("settings").getValuesAs(JsonObject.class)).extracting(JsonObject::toString).containsExactly(
+                "{\"default\":null,\"description\":\"the file\",\"name\":\"path\",\"required\":true,\"type\":\"string\"}",
+                "{\"default\":null,\"description\":\"records, then end\",\"name\":\"limit\",\"required\":false,\"type\":\"long\"}",
+                "{\"default\":\"16\",\"description\":\"distinct keys\",\"name\":\"keys\",\"required\":false,\"type\":\"long\"}");
+        assertThat(json.getJsonArray("plugins").getJsonObject(0).getJsonArray("settings")).as("discard describes none").isEmpty();
+    }
 }

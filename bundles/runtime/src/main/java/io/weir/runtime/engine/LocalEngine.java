@@ -128,10 +128,13 @@ public final class LocalEngine implements Engine, AutoCloseable {
         return master;
     }
 
-    /** Cancels every job and stops the engine's threads. */
+    /**
+     * Suspends every job (each ends SUSPENDED, its checkpoints kept for a later run to resume from),
+     * waits up to 15 s per job for it to end, and stops the engine's threads.
+     */
     @Override
     public void close() {
-        jobs.values().stream().filter(j -> j != RESERVED).forEach(JobHandle::cancel);
+        jobs.values().stream().filter(j -> j != RESERVED).forEach(JobHandle::suspend);
         for (JobHandle j : jobs.values()) {
             if (j == RESERVED) {
                 continue;
@@ -170,6 +173,10 @@ public final class LocalEngine implements Engine, AutoCloseable {
 
         @Override
         public void cancel() {
+        }
+
+        @Override
+        public void suspend() {
         }
     }
 }

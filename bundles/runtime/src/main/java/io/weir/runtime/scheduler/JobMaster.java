@@ -83,6 +83,8 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     /** Job master thread only (written), read by the coordinator's task supplier. */
     private volatile List<StreamTask> tasks = List.of();
+    /** The current attempt's record writers by the operator whose rows they carry (a chain's tail); replaced at deploy. */
+    private volatile Map<String, List<RecordWriter>> writersByOperator = Map.of();
     /** Job master thread only. */
     private int attempt = -1;
     private volatile JobStatus status = JobStatus.CREATED;
@@ -251,6 +253,15 @@ public final class JobMaster implements JobHandle, TaskListener {
         return status;
     }
 
+    /** Sums the current attempt's record writers per operator; any thread. */
+    @Override
+    public Map<String, Long> recordsWritten() {
+        Map<String, Long> out = new HashMap<>();
+        writersByOperator.forEach((operator, writers) ->
+                out.put(operator, writers.stream().mapToLong(RecordWriter::recordsWritten).sum()));
+        return Map.copyOf(out);
+    }
+
     @Override
     public CompletableFuture<JobResult> result() {
         return result;
@@ -346,15 +357,25 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     @Override
     public void cancel() {
+        end(JobStatus.CANCELED, "Cancelling job {}");
+    }
+
+    @Override
+    public void suspend() {
+        end(JobStatus.SUSPENDED, "Suspending job {}: its checkpoints are kept for a later run to resume from");
+    }
+
+    /** Ends the job with {@code to} on the job master thread unless it already ended. Any thread. */
+    private void end(JobStatus to, String logMessage) {
         try {
             executor.execute(() -> {
                 if (!status.isTerminal()) {
-                    LOG.info("Cancelling job {}", job.name());
-                    terminate(JobStatus.CANCELED, null);
+                    LOG.info(logMessage, job.name());
+                    terminate(to, null);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            // the job already ended and its job master thread is gone: nothing to cancel
+            // the job already ended and its job master thread is gone: nothing to do
         }
     }
 
@@ -392,6 +413,7 @@ public final class JobMaster implements JobHandle, TaskListener {
         TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
                 services.asyncOperations(), this, services.timers());
         List<StreamTask> created = new ArrayList<>();
+        Map<String, List<RecordWriter>> writersOf = new HashMap<>();
         restore.ifPresent(cp -> StateAssignment.checkRestorable(cp.metadata(), job, maxParallelism));
         ChannelStateRestore channelState = new ChannelStateRestore(restore.map(CompletedCheckpoint::metadata), job,
                 plan.networkEdges(), maxParallelism, bufferSize);
@@ -425,6 +447,9 @@ public final class JobMaster implements JobHandle, TaskListener {
                     outputs.addAll(sps);
                     writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(tail.outputSchema())));
                 }
+                if (!writers.isEmpty()) {
+                    writersOf.computeIfAbsent(tail.id(), v -> new ArrayList<>()).addAll(writers);
+                }
                 // inputs
                 InputGate gate = null;
                 KeySelector keySelector = null;
@@ -451,6 +476,7 @@ public final class JobMaster implements JobHandle, TaskListener {
         }
         channelState.replay(links);
         tasks = List.copyOf(created);
+        writersByOperator = Map.copyOf(writersOf);
         for (StreamTask t : created) {
             Thread thread = new Thread(t, job.name() + "/" + t.taskId().vertexId() + "#" + t.taskId().subtaskIndex());
             thread.setDaemon(true);
@@ -645,7 +671,16 @@ public final class JobMaster implements JobHandle, TaskListener {
         tasks = List.of();
     }
 
+    /**
+     * Ends the job: FAILED and CANCELED pass through FAILING and CANCELLING while the tasks are
+     * cancelled and the coordinator stopped. Job master thread.
+     */
     private void terminate(JobStatus to, Throwable failure) {
+        if (to == JobStatus.FAILED) {
+            setStatus(JobStatus.FAILING);
+        } else if (to == JobStatus.CANCELED) {
+            setStatus(JobStatus.CANCELLING);
+        }
         if (stop != null) {
             stop.result().completeExceptionally(new IllegalStateException("stop-with-savepoint of job " + job.name()
                     + " did not complete: the job ended " + to));

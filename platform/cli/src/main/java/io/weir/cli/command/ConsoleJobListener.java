@@ -43,7 +43,8 @@ public final class ConsoleJobListener implements JobListener {
     public void onCompleted(CompletedCheckpointStats stats) {
         completed.incrementAndGet();
         lastCompleted.accumulateAndGet(stats, (old, now) -> old == null || now.checkpointId() >= old.checkpointId() ? now : old);
-        out.println("Completed checkpoint " + stats.checkpointId() + " for job " + jobName + " ("
+        out.println((stats.isSavepoint() ? "Completed savepoint " : "Completed checkpoint ") + stats.checkpointId() + " for job "
+                + jobName + (stats.isSavepoint() && stats.externalPath() != null ? " at " + stats.externalPath() : "") + " ("
                 + stats.checkpointedSizeBytes() + " bytes, " + stats.endToEndDurationMs() + " ms"
                 + (stats.persistedDataBytes() > 0 ? ", " + stats.persistedDataBytes() + " bytes in flight persisted" : "") + ")");
     }

@@ -1,5 +1,6 @@
 package io.weir.cli.command;
 
+import io.weir.api.plugin.PluginSetting;
 import io.weir.core.plugin.PluginRegistry;
 
 import java.io.PrintStream;
@@ -8,8 +9,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * {@code weir plugins}: one line per installed plugin type with its kind (source, operator, sink)
- * and where it comes from (bundle symbolic name and version in OSGi).
+ * {@code weir plugins}: per installed plugin type, one line with its kind (source, operator, sink) and where it
+ * comes from (bundle symbolic name and version in OSGi), then one indented line per setting of its {@code config}
+ * ({@link PluginSetting}: name, type, {@code required} or its default, description).
  */
 public final class PluginsCommand {
     private PluginsCommand() {
@@ -22,22 +24,42 @@ public final class PluginsCommand {
      * @return {@link ExitCodes#OK}
      */
     public static int run(PluginRegistry plugins, Function<Object, String> origin, PrintStream out) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"TYPE", "KIND", "FROM"});
+        List<Entry> entries = new ArrayList<>();
         for (String type : plugins.types()) {
-            plugins.source(type).ifPresent(f -> rows.add(new String[] {type, "source", origin.apply(f)}));
-            plugins.operator(type).ifPresent(f -> rows.add(new String[] {type, "operator", origin.apply(f)}));
-            plugins.sink(type).ifPresent(f -> rows.add(new String[] {type, "sink", origin.apply(f)}));
+            plugins.source(type).ifPresent(f -> entries.add(new Entry(type, "source", origin.apply(f), f.settings())));
+            plugins.operator(type).ifPresent(f -> entries.add(new Entry(type, "operator", origin.apply(f), f.settings())));
+            plugins.sink(type).ifPresent(f -> entries.add(new Entry(type, "sink", origin.apply(f), f.settings())));
         }
-        if (rows.size() == 1) {
+        if (entries.isEmpty()) {
             out.println("No plugins installed: put plugin bundles into plugins/");
             return ExitCodes.OK;
         }
-        int w0 = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
-        int w1 = rows.stream().mapToInt(r -> r[1].length()).max().orElse(0);
-        for (String[] r : rows) {
-            out.println(String.format("%-" + w0 + "s  %-" + w1 + "s  %s", r[0], r[1], r[2]));
+        int w0 = Math.max(4, entries.stream().mapToInt(e -> e.type().length()).max().orElse(0));
+        int w1 = Math.max(4, entries.stream().mapToInt(e -> e.kind().length()).max().orElse(0));
+        List<PluginSetting> all = entries.stream().flatMap(e -> e.settings().stream()).toList();
+        int s0 = all.stream().mapToInt(s -> s.name().length()).max().orElse(0);
+        int s1 = all.stream().mapToInt(s -> s.type().length()).max().orElse(0);
+        int s2 = all.stream().mapToInt(s -> presence(s).length()).max().orElse(0);
+        out.println(String.format("%-" + w0 + "s  %-" + w1 + "s  %s", "TYPE", "KIND", "FROM"));
+        for (Entry e : entries) {
+            out.println(String.format("%-" + w0 + "s  %-" + w1 + "s  %s", e.type(), e.kind(), e.origin()));
+            if (e.settings().isEmpty()) {
+                out.println("    (no settings)");
+            }
+            for (PluginSetting s : e.settings()) {
+                out.println(String.format("    %-" + s0 + "s  %-" + s1 + "s  %-" + s2 + "s  %s", s.name(), s.type(), presence(s),
+                        s.description()));
+            }
         }
+        out.println("Settings go into an operator's \"config\" object of a job file (docs/job-format.md).");
         return ExitCodes.OK;
+    }
+
+    /** @return {@code required}, {@code default <value>} or {@code optional} */
+    static String presence(PluginSetting s) {
+        return s.required() ? "required" : s.defaultValue() == null ? "optional" : "default " + s.defaultValue();
+    }
+
+    private record Entry(String type, String kind, String origin, List<PluginSetting> settings) {
     }
 }

@@ -48,6 +48,11 @@ final class TestEngine implements Engine {
                 cancelled.set(true);
                 result.complete(new JobResult(job.name(), JobStatus.CANCELED, null, 0, null));
             }
+
+            @Override
+            public void suspend() {
+                result.complete(new JobResult(job.name(), JobStatus.SUSPENDED, null, 0, null));
+            }
         };
     }
 }

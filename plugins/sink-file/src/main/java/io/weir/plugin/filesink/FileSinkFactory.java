@@ -2,9 +2,12 @@ package io.weir.plugin.filesink;
 
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SinkFactory;
 import io.weir.api.sink.TwoPhaseCommittingSink;
 import org.osgi.service.component.annotations.Component;
+
+import java.util.List;
 
 /**
  * The {@code file-2pc} sink: exactly-once JSON-lines files in directory {@code path}, named
@@ -15,6 +18,10 @@ import org.osgi.service.component.annotations.Component;
 public final class FileSinkFactory implements SinkFactory {
     /** The type name in job files. */
     public static final String TYPE = "file-2pc";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("path", "string", "the output directory, relative to the job file; created when the job starts"),
+            PluginSetting.optional("prefix", "string", "part", "file name prefix of committed files (<prefix>-*.jsonl)"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public FileSinkFactory() {
@@ -23,6 +30,12 @@ public final class FileSinkFactory implements SinkFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /** @throws IllegalArgumentException naming the bad config field (see {@link FileSinkSettings#from}) */

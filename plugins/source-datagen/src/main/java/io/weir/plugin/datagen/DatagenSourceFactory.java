@@ -2,9 +2,12 @@ package io.weir.plugin.datagen;
 
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.SourceReader;
 import org.osgi.service.component.annotations.Component;
+
+import java.util.List;
 
 /**
  * The {@code datagen} source: synthetic rows {@code (key, seq, ts, payload)} at a configurable rate,
@@ -15,6 +18,12 @@ import org.osgi.service.component.annotations.Component;
 public final class DatagenSourceFactory implements SourceFactory {
     /** The type name in job files. */
     public static final String TYPE = "datagen";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.optional("rate", "double", "0", "records per second over all subtasks; 0 = unlimited"),
+            PluginSetting.optional("record-size", "long", "100", "bytes of the payload field per record"),
+            PluginSetting.optional("keys", "long", "16", "number of distinct values of the key field (>= 1)"),
+            PluginSetting.optional("limit", "long", null, "stop after this many records (bounded); absent: runs until cancelled"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public DatagenSourceFactory() {
@@ -23,6 +32,12 @@ public final class DatagenSourceFactory implements SourceFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /**

@@ -2,9 +2,12 @@ package io.weir.plugin.file;
 
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.SourceReader;
 import org.osgi.service.component.annotations.Component;
+
+import java.util.List;
 
 /**
  * The {@code file} source: JSON records from one file (a JSON array or JSON lines), split across
@@ -15,6 +18,12 @@ import org.osgi.service.component.annotations.Component;
 public final class FileSourceFactory implements SourceFactory {
     /** The type name in job files. */
     public static final String TYPE = "file";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("path", "string", "the UTF-8 JSON file to read (not compressed), relative to the job file"),
+            PluginSetting.required("schema", "object", "field name to type (long, int, double, boolean, string, bytes, timestamp)"),
+            PluginSetting.optional("format", "string", "auto", "array (one JSON array) or lines (one object per line); auto detects it"),
+            PluginSetting.optional("limit", "long", null, "read at most this many records, over all subtasks (>= 0); absent: the whole file"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public FileSourceFactory() {
@@ -23,6 +32,12 @@ public final class FileSourceFactory implements SourceFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /** @throws IllegalArgumentException see {@link FileSourceSettings#from} */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import io.weir.core.checkpoint.CheckpointBarrier;
 
 /**
@@ -24,6 +25,11 @@ public final class RecordWriter {
     private final ChannelSelector selector;
     private final RowSerializer serializer;
     private final ByteArrayDataOutput scratch = new ByteArrayDataOutput();
+    /**
+     * Rows emitted (a broadcast row counts once), Flink's {@code numRecordsOut}. Written by the task thread only,
+     * with a release store (no lock, no fence on the record path); read by any thread.
+     */
+    private final AtomicLong recordsWritten = new AtomicLong();
 
     /**
      * @param subpartitions one per consumer channel of this edge
@@ -55,6 +61,12 @@ public final class RecordWriter {
         } else {
             append(channel);
         }
+        recordsWritten.lazySet(recordsWritten.get() + 1);
+    }
+
+    /** @return rows emitted through this writer since it was created, >= 0; any thread (may lag by a few rows) */
+    public long recordsWritten() {
+        return recordsWritten.get();
     }
 
     private void append(int channel) {

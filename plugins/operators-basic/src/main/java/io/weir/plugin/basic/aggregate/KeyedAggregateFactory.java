@@ -4,6 +4,7 @@ import io.weir.api.Schema;
 import io.weir.api.operator.StreamOperator;
 import io.weir.api.plugin.OperatorFactory;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.plugin.basic.RecordThrottle;
 import org.osgi.service.component.annotations.Component;
 
@@ -20,6 +21,11 @@ import java.util.List;
 public final class KeyedAggregateFactory implements OperatorFactory {
     /** The type name in job files. */
     public static final String TYPE = "keyed-aggregate";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("key", "string or list of strings", "the field(s) to group by; the input edge must hash by the same fields"),
+            PluginSetting.required("aggregates", "list of objects", "each {fn: count|sum|avg|min|max, field, as}; one updated row per input"),
+            PluginSetting.optional(RecordThrottle.KEY, "long", "0", "pause per record in ms, to simulate an expensive operator (benchmarks)"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KeyedAggregateFactory() {
@@ -28,6 +34,12 @@ public final class KeyedAggregateFactory implements OperatorFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /** @throws IllegalArgumentException naming the bad config field (see {@link AggregatePlan#from}) */

@@ -4,8 +4,11 @@ import io.weir.api.Schema;
 import io.weir.api.operator.StreamOperator;
 import io.weir.api.plugin.OperatorFactory;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.plugin.basic.RecordThrottle;
 import org.osgi.service.component.annotations.Component;
+
+import java.util.List;
 
 /**
  * The {@code filter} operator: config {@code field}, {@code op} ({@code == != < <= > >=}),
@@ -16,6 +19,12 @@ import org.osgi.service.component.annotations.Component;
 public final class FilterOperatorFactory implements OperatorFactory {
     /** The type name in job files. */
     public static final String TYPE = "filter";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("field", "string", "the input field to compare"),
+            PluginSetting.required("op", "string", "the comparison: ==, !=, <, <=, >, >="),
+            PluginSetting.required("value", "number, string or boolean", "the value the field is compared with; of the field's type"),
+            PluginSetting.optional(RecordThrottle.KEY, "long", "0", "pause per record in ms, to simulate an expensive operator (benchmarks)"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public FilterOperatorFactory() {
@@ -24,6 +33,12 @@ public final class FilterOperatorFactory implements OperatorFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /** @throws IllegalArgumentException naming the bad config field */

@@ -6,6 +6,7 @@ import io.weir.api.operator.Output;
 import io.weir.api.operator.StreamOperator;
 import io.weir.api.plugin.OperatorFactory;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.plugin.basic.RecordThrottle;
 import org.osgi.service.component.annotations.Component;
 
@@ -21,6 +22,10 @@ import java.util.List;
 public final class ProjectOperatorFactory implements OperatorFactory {
     /** The type name in job files. */
     public static final String TYPE = "project";
+    /** The settings {@link #settings()} describes. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("fields", "list of strings", "the input fields to keep, in output order, each once"),
+            PluginSetting.optional(RecordThrottle.KEY, "long", "0", "pause per record in ms, to simulate an expensive operator (benchmarks)"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public ProjectOperatorFactory() {
@@ -29,6 +34,12 @@ public final class ProjectOperatorFactory implements OperatorFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/job-format.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
     }
 
     /** @throws IllegalArgumentException naming {@code fields} if it is missing, empty, repeats or names an unknown field */

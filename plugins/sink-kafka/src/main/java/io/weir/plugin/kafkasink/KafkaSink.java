@@ -1,0 +1,457 @@
+package io.weir.plugin.kafkasink;
+
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.SuppressRestartsException;
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.serialization.Serializers;
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.sink.TwoPhaseCommittingSink;
+import io.weir.api.state.ListState;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Exactly-once into a Kafka topic (PROTOCOL.md §8, shared RECIPES.md §3): one Kafka transaction per
+ * subtask per checkpoint, each with a transactional id of its own,
+ * {@code <prefix>-<subtask>-<n>} ({@code n} counts up per subtask and never goes back, also across
+ * restores: the next {@code n} of every subtask is kept in union operator state, and a restored
+ * subtask starts above all of them, so no id of a recorded transaction is reused).
+ * <ul>
+ * <li>{@link #beginTransaction}: a producer for the new id, {@code initTransactions()} (which also
+ *     fences and aborts whatever an earlier producer of that id left open), {@code beginTransaction()};</li>
+ * <li>{@link #preCommit} (at the barrier): {@code flush()}, then the producer id and epoch
+ *     ({@link KafkaInternals}) go into the handle recorded in the checkpoint;</li>
+ * <li>{@link #commit}: {@code commitTransaction()} on the live producer; for a handle restored from a
+ *     checkpoint (no live producer), a new producer of that id resumes the transaction and commits it.
+ *     The broker's state of the id decides first ({@code describeTransactions}): committed → no-op (a
+ *     duplicate or late commit), ongoing → resume and commit, aborted or unknown → the transaction is lost
+ *     (the broker's timeout passed while the job was down, FLINK-7784): a {@link SuppressRestartsException},
+ *     or, when {@code ignore-lost-transactions} is set, an ERROR log and the transaction is skipped;</li>
+ * <li>{@link #abortLeftovers}: lists the broker's ongoing transactions and fences (by
+ *     {@code initTransactions()}) those of this subtask, and of subtasks {@code j >= parallelism} with
+ *     {@code j % parallelism == subtaskIndex} (an earlier run with more subtasks), that are neither
+ *     kept nor live.</li>
+ * </ul>
+ * A pre-committed transaction older than {@value #AGE_WARNING_PERCENT}% of the transaction timeout is
+ * reported once with a WARN: the broker aborts it when the timeout passes, and its data is lost.
+ *
+ * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
+ */
+public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction> {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSink.class);
+    /** Union operator state: per subtask, the {@code n} of its next transactional id. */
+    static final String NEXT_ID_STATE = "kafka-2pc-next-transactional-id";
+    static final int AGE_WARNING_PERCENT = 80;
+
+    private final KafkaSinkSettings settings;
+    private final JsonEncoder encoder;
+    private final int keyIndex;
+    private final LongSupplier clock;
+
+    // Task thread only.
+    private OperatorContext context;
+    private String prefix;
+    private ListState<Long> nextIdState;
+    /** Created on the first restored commit; closed in {@link #close}. */
+    private Admin admin;
+    private long nextId;
+    /** Transactions of this instance, by transactional id, not committed or aborted yet. */
+    private final Map<String, Live> live = new HashMap<>();
+    private final StringBuilder json = new StringBuilder(256);
+    /** Writes since the last age check; ages are also checked every {@value #AGE_CHECK_WRITES} writes. */
+    private int writesSinceAgeCheck;
+    /** Transactions reported as nearing the timeout, for tests. */
+    private int ageWarnings;
+    static final int AGE_CHECK_WRITES = 1024;
+
+    /**
+     * @param settings the validated config
+     * @param schema the schema of the rows written
+     */
+    public KafkaSink(KafkaSinkSettings settings, Schema schema) {
+        this(settings, schema, Clock.systemUTC()::millis);
+    }
+
+    /** @param clock wall-clock ms since the epoch, for transaction ages (tests move it) */
+    KafkaSink(KafkaSinkSettings settings, Schema schema, LongSupplier clock) {
+        this.settings = settings;
+        this.encoder = new JsonEncoder(schema);
+        this.keyIndex = settings.keyField() == null ? -1 : schema.indexOf(settings.keyField());
+        this.clock = clock;
+    }
+
+    /**
+     * Derives the transactional id prefix and restores the id counter: above every subtask's of the
+     * restored checkpoint, or 0 on a fresh start.
+     */
+    @Override
+    public void open(OperatorContext context) {
+        this.context = context;
+        this.prefix = settings.transactionalIdPrefix() != null ? settings.transactionalIdPrefix()
+                : sanitize(context.jobName()) + "-" + sanitize(context.operatorId());
+        nextIdState = context.operatorState().getUnionListState(NEXT_ID_STATE, Serializers.LONG);
+        nextId = 0;
+        for (Long n : nextIdState.get()) {
+            nextId = Math.max(nextId, n);
+        }
+        LOG.info("{} opens with transactional ids {}-{}-<n> from n={}", describe(), prefix, context.subtaskIndex(), nextId);
+    }
+
+    /**
+     * Creates and initializes a producer for the next transactional id and begins its transaction.
+     *
+     * @throws org.apache.kafka.common.KafkaException if the broker cannot initialize the producer
+     *         (e.g. unreachable within {@code max.block.ms}, 60 s)
+     */
+    @Override
+    public KafkaTransaction beginTransaction() {
+        warnAboutOldTransactions();
+        String id = prefix + "-" + context.subtaskIndex() + "-" + nextId;
+        nextId++;
+        nextIdState.update(List.of(nextId));
+        KafkaProducer<byte[], byte[]> producer = producer(id);
+        try {
+            producer.initTransactions();
+            producer.beginTransaction();
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        KafkaTransaction txn = new KafkaTransaction(id, -1, (short) -1, 0, clock.getAsLong());
+        live.put(id, new Live(producer));
+        return txn;
+    }
+
+    /**
+     * Sends the row (asynchronously; errors surface at the next write or at pre-commit).
+     *
+     * @throws IllegalStateException if the transaction is unknown or pre-committed
+     * @throws org.apache.kafka.common.KafkaException if an earlier send of this transaction failed
+     */
+    @Override
+    public void write(KafkaTransaction txn, Row row) {
+        Live l = live(txn, "write to");
+        if (l.preCommitted) {
+            throw new IllegalStateException(describe() + " cannot write to pre-committed transaction " + txn.transactionalId());
+        }
+        l.throwSendError();
+        if (++writesSinceAgeCheck >= AGE_CHECK_WRITES) {
+            warnAboutOldTransactions();
+        }
+        byte[] key = null;
+        if (keyIndex >= 0) {
+            Object k = row.get(keyIndex);
+            key = k == null ? null : String.valueOf(k).getBytes(StandardCharsets.UTF_8);
+        }
+        byte[] value;
+        if (settings.format().equals("raw")) {
+            Object v = row.get(0);
+            value = v == null ? null : v instanceof byte[] b ? b : ((String) v).getBytes(StandardCharsets.UTF_8);
+        } else {
+            json.setLength(0);
+            encoder.append(row, json);
+            value = json.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        l.producer.send(new ProducerRecord<>(settings.topic(), key, value), l);
+        l.records++;
+    }
+
+    /**
+     * Phase 1: flushes every record of the transaction to the broker and records the producer's id and epoch.
+     *
+     * @throws org.apache.kafka.common.KafkaException if a send failed, naming the transaction
+     */
+    @Override
+    public KafkaTransaction preCommit(KafkaTransaction txn) {
+        Live l = live(txn, "pre-commit");
+        l.producer.flush();
+        l.throwSendError();
+        l.preCommitted = true;
+        KafkaTransaction recorded = txn.preCommitted(KafkaInternals.producerIdAndEpoch(l.producer), l.records);
+        l.handle = recorded;
+        LOG.debug("{} pre-committed {} ({} records)", describe(), txn.transactionalId(), l.records);
+        return recorded;
+    }
+
+    /**
+     * Phase 2: commits the transaction; a restored one (no live producer here) is resumed and committed.
+     *
+     * @throws SuppressRestartsException if a restored transaction was already aborted by the broker and
+     *         {@code ignore-lost-transactions} is not set
+     * @throws org.apache.kafka.common.KafkaException if the broker cannot be reached or refuses otherwise
+     *         (the job restarts and commits again)
+     */
+    @Override
+    public void commit(KafkaTransaction txn) {
+        Live l = live.get(txn.transactionalId());
+        if (l != null) {
+            l.producer.commitTransaction();
+            live.remove(txn.transactionalId());
+            l.producer.close(Duration.ofSeconds(5));
+            LOG.debug("{} committed {} ({} records)", describe(), txn.transactionalId(), l.records);
+            return;
+        }
+        if (txn.records() == 0 || txn.producerId() < 0) {
+            return; // never started at the broker: nothing to commit
+        }
+        // Each transactional id carries exactly one transaction, so the id's state at the broker is the
+        // transaction's. A committed one must not be resumed: TV2 bumped the epoch at its commit, and a
+        // resumed commit with the recorded epoch is refused as fenced, like an aborted one.
+        TransactionDescription state = describe(txn.transactionalId());
+        switch (state == null ? TransactionState.UNKNOWN : state.state()) {
+            case COMPLETE_COMMIT, PREPARE_COMMIT -> LOG.debug("{} found recorded transaction {} committed", describe(), txn.transactionalId());
+            case ONGOING -> {
+                try (KafkaProducer<byte[], byte[]> producer = producer(txn.transactionalId())) {
+                    KafkaInternals.resumeTransaction(producer, new KafkaInternals.ProducerIdAndEpoch(txn.producerId(), txn.epoch()));
+                    producer.commitTransaction();
+                    LOG.info("{} committed recorded transaction {} ({} records)", describe(), txn.transactionalId(), txn.records());
+                } catch (ProducerFencedException | InvalidProducerEpochException | InvalidTxnStateException e) {
+                    lost(txn, e.getClass().getSimpleName() + " (" + e.getMessage() + ")", e);
+                }
+            }
+            default -> lost(txn, state == null ? "no such transactional id (expired after the broker's transactional.id.expiration.ms?)"
+                    : "state " + state.state(), null);
+        }
+    }
+
+    /** @return the broker's view of the transactional id, or null if the broker does not know it */
+    private TransactionDescription describe(String transactionalId) {
+        if (admin == null) {
+            admin = PluginClassLoader.call(() -> Admin.create(adminProperties()));
+        }
+        try {
+            return admin.describeTransactions(List.of(transactionalId)).all().get(60, TimeUnit.SECONDS).get(transactionalId);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof TransactionalIdNotFoundException) {
+                return null;
+            }
+            throw new org.apache.kafka.common.KafkaException(describe() + " cannot describe transaction " + transactionalId
+                    + " at " + settings.bootstrapServers() + ": " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new org.apache.kafka.common.KafkaException(describe() + " cannot describe transaction " + transactionalId
+                    + " at " + settings.bootstrapServers() + " within 60 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        }
+    }
+
+    private void lost(KafkaTransaction txn, String brokerSays, RuntimeException e) {
+        long ageMs = clock.getAsLong() - txn.startedAtMs();
+        String message = describe() + ": recorded transaction " + txn.transactionalId() + " (producer id " + txn.producerId()
+                + ", epoch " + txn.epoch() + ", " + txn.records() + " records, opened " + ageMs / 1000 + " s ago) can no longer be"
+                + " committed: the broker reports " + brokerSays + ", which means it aborted the"
+                + " transaction, most likely because it was open longer than transaction-timeout-ms ("
+                + settings.transactionTimeout().toMillis() + " ms) while the job was down. Its records are lost"
+                + " (the output misses them; a restart cannot bring them back).";
+        if (settings.ignoreLostTransactions()) {
+            LOG.error("{} Skipping it because ignore-lost-transactions is set.", message);
+            return;
+        }
+        LOG.error(message);
+        throw new SuppressRestartsException(message + " To accept the loss and resume the job from its last checkpoint,"
+                + " set ignore-lost-transactions=true on the sink; to avoid it, raise transaction-timeout-ms (and the broker's"
+                + " transaction.max.timeout.ms) above the longest outage.", e);
+    }
+
+    /** Aborts a live transaction; fences a foreign one by initializing a producer of its id. */
+    @Override
+    public void abort(KafkaTransaction txn) {
+        Live l = live.remove(txn.transactionalId());
+        if (l != null) {
+            try {
+                l.producer.abortTransaction();
+            } catch (RuntimeException e) {
+                LOG.debug("{} could not abort {} cleanly ({}); the broker aborts it at its timeout or the next run fences it",
+                        describe(), txn.transactionalId(), e.toString());
+            } finally {
+                l.producer.close(Duration.ZERO);
+            }
+            return;
+        }
+        fence(txn.transactionalId());
+    }
+
+    /**
+     * Fences every ongoing transaction at the broker that belongs to this subtask (or to a subtask
+     * {@code j >= parallelism} with {@code j % parallelism == subtaskIndex}) and is neither in
+     * {@code keep} nor live here.
+     *
+     * @throws org.apache.kafka.common.KafkaException or {@link IllegalStateException} if the broker cannot list transactions
+     */
+    @Override
+    public void abortLeftovers(Collection<KafkaTransaction> keep) throws Exception {
+        Set<String> protectedIds = new HashSet<>(live.keySet());
+        keep.forEach(t -> protectedIds.add(t.transactionalId()));
+        Pattern own = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-(\\d+)");
+        Collection<TransactionListing> listings;
+        try (Admin admin = PluginClassLoader.call(() -> Admin.create(adminProperties()))) {
+            listings = admin.listTransactions(new ListTransactionsOptions().filterStates(
+                    List.of(TransactionState.ONGOING, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_COMMIT)))
+                    .all().get(60, TimeUnit.SECONDS);
+        }
+        int fenced = 0;
+        for (TransactionListing t : listings) {
+            Matcher m = own.matcher(t.transactionalId());
+            if (!m.matches() || protectedIds.contains(t.transactionalId()) || t.state() != TransactionState.ONGOING) {
+                continue;
+            }
+            int j = Integer.parseInt(m.group(1));
+            int p = context.parallelism();
+            if (j == context.subtaskIndex() || (j >= p && j % p == context.subtaskIndex())) {
+                fence(t.transactionalId());
+                fenced++;
+            }
+        }
+        if (fenced > 0) {
+            LOG.info("{} aborted {} leftover transaction(s) of an earlier run", describe(), fenced);
+        }
+    }
+
+    private void fence(String transactionalId) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(transactionalId)) {
+            producer.initTransactions(); // bumps the epoch: the broker aborts what the id left open
+        }
+        LOG.debug("{} fenced transactional id {}", describe(), transactionalId);
+    }
+
+    @Override
+    public TypeSerializer<KafkaTransaction> transactionSerializer() {
+        return KafkaTransaction.SERIALIZER;
+    }
+
+    /**
+     * Closes every producer without aborting (a zero-timeout close sends nothing more): pre-committed
+     * transactions stay open at the broker for a restored run to commit; the rest are fenced by it.
+     */
+    @Override
+    public void close() {
+        for (Live l : live.values()) {
+            l.producer.close(Duration.ZERO);
+        }
+        live.clear();
+        if (admin != null) {
+            admin.close(Duration.ZERO);
+            admin = null;
+        }
+    }
+
+    /** Warns once per transaction about pre-committed transactions nearing the broker's timeout. */
+    private void warnAboutOldTransactions() {
+        writesSinceAgeCheck = 0;
+        long now = clock.getAsLong();
+        long limit = settings.transactionTimeout().toMillis() * AGE_WARNING_PERCENT / 100;
+        for (Live l : live.values()) {
+            if (l.preCommitted && !l.warned && now - l.handle.startedAtMs() > limit) {
+                l.warned = true;
+                ageWarnings++;
+                LOG.warn("{}: transaction {} has waited {} s for its checkpoint to complete, more than {}% of"
+                        + " transaction-timeout-ms ({} ms); if the broker's timeout passes first, it aborts the transaction"
+                        + " and its {} records are lost (checkpoints are not completing: see the job's checkpoint log)",
+                        describe(), l.handle.transactionalId(), (now - l.handle.startedAtMs()) / 1000, AGE_WARNING_PERCENT,
+                        settings.transactionTimeout().toMillis(), l.records);
+            }
+        }
+    }
+
+    /** @return how many transactions were reported as nearing the transaction timeout (tests) */
+    int ageWarnings() {
+        return ageWarnings;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer(String transactionalId) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) settings.transactionTimeout().toMillis());
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        return PluginClassLoader.call(() -> new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()));
+    }
+
+    private Properties adminProperties() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        return p;
+    }
+
+    private Live live(KafkaTransaction txn, String action) {
+        Live l = live.get(txn.transactionalId());
+        if (l == null) {
+            throw new IllegalStateException(describe() + " cannot " + action + " unknown or finished transaction " + txn.transactionalId());
+        }
+        return l;
+    }
+
+    private static String sanitize(String s) {
+        return s.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private String describe() {
+        return context == null ? "kafka-2pc sink" : "kafka-2pc sink " + context.operatorId() + " subtask "
+                + context.subtaskIndex() + " of job " + context.jobName();
+    }
+
+    /**
+     * One live transaction and its producer. Task thread only, except {@link #sendError}, which the
+     * producer's I/O thread sets in the send callback.
+     */
+    private static final class Live implements org.apache.kafka.clients.producer.Callback {
+        final KafkaProducer<byte[], byte[]> producer;
+        long records;
+        boolean preCommitted;
+        boolean warned;
+        KafkaTransaction handle;
+        volatile Exception sendError;
+
+        Live(KafkaProducer<byte[], byte[]> producer) {
+            this.producer = producer;
+        }
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata metadata, Exception exception) {
+            if (exception != null && sendError == null) {
+                sendError = exception;
+            }
+        }
+
+        void throwSendError() {
+            Exception e = sendError;
+            if (e != null) {
+                throw new org.apache.kafka.common.KafkaException("a record of the transaction could not be sent: " + e, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.weir.plugin.kafkasink;
+
+import io.weir.api.FieldType;
+import io.weir.api.Schema;
+import io.weir.api.plugin.PluginConfig;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The validated configuration of a {@code kafka-2pc} sink.
+ *
+ * @param bootstrapServers {@code bootstrap-servers}: comma-separated {@code host:port} list (required)
+ * @param topic {@code topic}: the topic written (required; must exist)
+ * @param format {@code format}: {@code json} (each row one JSON object, default) or {@code raw} (the
+ *        single STRING or BYTES field of the row as the value)
+ * @param keyField {@code key-field}: the field whose value (as UTF-8 text) is the record key, so equal
+ *        values go to one partition; null for no key
+ * @param transactionTimeout {@code transaction-timeout-ms}: how long the broker keeps a transaction
+ *        open before aborting it (default 15 min); must cover a crash and the recovery that commits it,
+ *        and be at most the broker's {@code transaction.max.timeout.ms}
+ * @param ignoreLostTransactions {@code ignore-lost-transactions}: on recovery, skip (with an ERROR log)
+ *        a recorded transaction the broker already aborted instead of failing the job (default false)
+ * @param transactionalIdPrefix {@code transactional-id-prefix}: prefix of the transactional ids, default
+ *        {@code <job name>-<operator id>} (set when the job is started; null here means "derive it")
+ */
+public record KafkaSinkSettings(String bootstrapServers, String topic, String format, String keyField,
+        Duration transactionTimeout, boolean ignoreLostTransactions, String transactionalIdPrefix) {
+    /** Default transaction timeout: long enough for a crash and a recovery, and the broker's default maximum. */
+    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
+
+    /** @throws IllegalArgumentException if a required value is missing or the timeout not positive */
+    public KafkaSinkSettings {
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(topic, "topic");
+        if (!format.equals("json") && !format.equals("raw")) {
+            throw new IllegalArgumentException("format must be json or raw, got " + format);
+        }
+        if (transactionTimeout.isNegative() || transactionTimeout.isZero()) {
+            throw new IllegalArgumentException("transaction timeout must be positive, got " + transactionTimeout);
+        }
+    }
+
+    /**
+     * Reads and checks the config against the input schema; contacts no broker ({@link BrokerCheck} does).
+     *
+     * @throws IllegalArgumentException naming the config field, e.g. {@code key-field 'x' is not a field of
+     *         the input (fields: [a, b])}
+     */
+    public static KafkaSinkSettings from(PluginConfig config, Schema input) {
+        String servers = config.requireString("bootstrap-servers").strip();
+        if (servers.isEmpty()) {
+            throw config.error("bootstrap-servers", "must list at least one host:port");
+        }
+        String topic = config.requireString("topic").strip();
+        if (topic.isEmpty()) {
+            throw config.error("topic", "must not be empty");
+        }
+        String format = config.getString("format", "json");
+        if (!format.equals("json") && !format.equals("raw")) {
+            throw config.error("format", "must be json or raw, got '" + format + "'");
+        }
+        if (format.equals("raw") && (input.size() != 1
+                || (input.field(0).type() != FieldType.STRING && input.field(0).type() != FieldType.BYTES))) {
+            throw config.error("format", "raw needs an input of exactly one STRING or BYTES field, got " + input);
+        }
+        String keyField = config.getString("key-field", null);
+        if (keyField != null && input.indexOf(keyField) < 0) {
+            throw config.error("key-field", "'" + keyField + "' is not a field of the input (fields: " + input.names() + ")");
+        }
+        long timeoutMs = config.getLong("transaction-timeout-ms", DEFAULT_TRANSACTION_TIMEOUT.toMillis());
+        if (timeoutMs <= 0) {
+            throw config.error("transaction-timeout-ms", "must be positive, got " + timeoutMs);
+        }
+        String prefix = config.getString("transactional-id-prefix", null);
+        if (prefix != null && !prefix.matches("[A-Za-z0-9._-]+")) {
+            throw config.error("transactional-id-prefix", "must be letters, digits, '.', '_', '-', got '" + prefix + "'");
+        }
+        return new KafkaSinkSettings(servers, topic, format, keyField, Duration.ofMillis(timeoutMs),
+                config.getBoolean("ignore-lost-transactions", false), prefix);
+    }
+}

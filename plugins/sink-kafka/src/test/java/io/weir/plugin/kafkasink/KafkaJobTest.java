@@ -1,0 +1,217 @@
+package io.weir.plugin.kafkasink;
+
+import io.weir.core.config.Configuration;
+import io.weir.core.coordination.CompletedCheckpointStats;
+import io.weir.core.engine.JobHandle;
+import io.weir.core.engine.JobListener;
+import io.weir.core.engine.JobResult;
+import io.weir.core.engine.JobStatus;
+import io.weir.core.job.JobGraph;
+import io.weir.core.job.JobSpecParser;
+import io.weir.kafka.testkit.KafkaTestBroker;
+import io.weir.runtime.engine.LocalEngine;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.spi.JsonProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Whole jobs, Kafka topic → per-origin count and average (keyed aggregate) → {@code kafka-2pc}, on the
+ * in-process engine against a real broker (one for the class), through failures: an injected task
+ * failure with two concurrent checkpoints, a restore with other parallelisms, and a broker restart
+ * mid-run. A {@code read_committed} consumer must see every per-origin update exactly once; the
+ * expected updates are computed here from the generated flights.
+ */
+class KafkaJobTest {
+    private static final int ORIGINS = 20;
+
+    @TempDir
+    static Path brokerDir;
+    static KafkaTestBroker broker;
+    @TempDir
+    Path tmp;
+    private LocalEngine engine;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaTestBroker.start(brokerDir, Map.of());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @BeforeEach
+    void startEngine() {
+        engine = LocalEngine.fromServiceLoader(getClass().getClassLoader(), Configuration.empty());
+    }
+
+    @AfterEach
+    void stopEngine() {
+        engine.close();
+    }
+
+    /** Per origin: number of flights and sum of delays. */
+    record Truth(long count, long delaySum) {
+    }
+
+    @Test
+    void injectedFailureWithConcurrentCheckpointsIsExactlyOnce() throws Exception {
+        Map<String, Truth> truth = loadFlights("in-fail", 3, 4000, 1);
+        broker.createTopics(2, "out-fail");
+        Recorder rec = new Recorder();
+        // the aggregate takes 1 ms per record, so sink subtask 0 (about 2000 records) sees checkpoints complete
+        JobResult r = run(job("fail", "in-fail", "out-fail", 2, 2, 1), Map.of(
+                "execution.checkpointing.interval", "20 ms",
+                "execution.checkpointing.max-concurrent-checkpoints", "2",
+                "debug.inject-failure.operator", "out",
+                "debug.inject-failure.after-records", "800",
+                "debug.inject-failure.after-checkpoints", "2"), rec);
+        assertThat(r.status()).as("%s", r.failure()).isEqualTo(JobStatus.FINISHED);
+        assertThat(r.restarts()).isEqualTo(1);
+        assertExactlyOnce("out-fail", truth);
+    }
+
+    @Test
+    void restoreWithOtherParallelismsIsExactlyOnce() throws Exception {
+        Map<String, Truth> truth = loadFlights("in-rescale", 3, 3000, 2);
+        broker.createTopics(2, "out-rescale");
+        JobResult failed = run(job("rescale", "in-rescale", "out-rescale", 2, 3, 1), Map.of(
+                "execution.checkpointing.interval", "30 ms",
+                "restart-strategy.fixed-delay.attempts", "0",
+                "debug.inject-failure.operator", "per-origin",
+                "debug.inject-failure.after-records", "600",
+                "debug.inject-failure.after-checkpoints", "1"), new Recorder());
+        assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+        // sink 3 → 1 subtasks: subtask 0 also fences what subtasks 1 and 2 left open
+        JobResult resumed = run(job("rescale", "in-rescale", "out-rescale", 3, 1, 1),
+                Map.of("execution.checkpointing.interval", "30 ms"), new Recorder());
+        assertThat(resumed.status()).as("%s", resumed.failure()).isEqualTo(JobStatus.FINISHED);
+        assertExactlyOnce("out-rescale", truth);
+    }
+
+    @Test
+    void brokerRestartMidRunIsExactlyOnce() throws Exception {
+        // 4 ms per record in the aggregate: about 8 s per subtask, so the broker restarts mid-run
+        Map<String, Truth> truth = loadFlights("in-restart", 2, 4000, 3);
+        broker.createTopics(2, "out-restart");
+        Recorder rec = new Recorder();
+        JobGraph graph = parse(job("restart", "in-restart", "out-restart", 2, 2, 4), Map.of(
+                "execution.checkpointing.interval", "50 ms",
+                "restart-strategy.fixed-delay.attempts", "50",
+                "restart-strategy.fixed-delay.delay", "500 ms"));
+        JobHandle handle = engine.submit(graph, rec);
+        await("a checkpoint before the broker restart").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 1);
+        assertThat(handle.result()).isNotDone();
+        broker.restart();
+        JobResult r = handle.result().get(180, TimeUnit.SECONDS);
+        assertThat(r.status()).as("%s", r.failure()).isEqualTo(JobStatus.FINISHED);
+        assertExactlyOnce("out-restart", truth);
+    }
+
+    private JobResult run(String json, Map<String, String> overrides, Recorder rec) throws Exception {
+        return engine.submit(parse(json, overrides), rec).result().get(180, TimeUnit.SECONDS);
+    }
+
+    private JobGraph parse(String json, Map<String, String> overrides) throws Exception {
+        return new JobSpecParser(engine.services().plugins(), JsonProvider.provider()).parse(json, tmp, overrides);
+    }
+
+    private String job(String name, String in, String out, int aggregates, int sinks, int sleepMs) {
+        return """
+                {"name": "%s",
+                 "config": {"execution.checkpointing.dir": "%s"},
+                 "operators": [
+                   {"id": "flights", "type": "kafka", "parallelism": 2, "config": {"bootstrap-servers": "%s", "topics": ["%s"],
+                     "bounded": true, "schema": {"delay": "long", "origin": "string"}}},
+                   {"id": "per-origin", "type": "keyed-aggregate", "parallelism": %d,
+                    "inputs": [{"from": "flights", "partitioning": "hash", "keys": ["origin"]}],
+                    "config": {"key": ["origin"], "sleep-ms-per-record": %d,
+                               "aggregates": [{"fn": "count", "as": "flights"}, {"fn": "avg", "field": "delay", "as": "avg_delay"}]}},
+                   {"id": "out", "type": "kafka-2pc", "parallelism": %d, "inputs": [{"from": "per-origin", "partitioning": "rebalance"}],
+                    "config": {"bootstrap-servers": "%s", "topic": "%s", "key-field": "origin"}}
+                 ]}
+                """.formatted(name, tmp.resolve("checkpoints"), broker.bootstrapServers(), in, aggregates, sleepMs, sinks,
+                broker.bootstrapServers(), out);
+    }
+
+    /** Writes {@code records} flights over {@code partitions} partitions; @return the expected per-origin totals */
+    private static Map<String, Truth> loadFlights(String topic, int partitions, int records, long seed) {
+        broker.createTopics(partitions, topic);
+        Random random = new Random(seed);
+        Map<String, Truth> truth = new TreeMap<>();
+        List<List<String>> perPartition = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            perPartition.add(new ArrayList<>());
+        }
+        for (int i = 0; i < records; i++) {
+            String origin = "O" + random.nextInt(ORIGINS);
+            long delay = -30 + random.nextInt(331);
+            perPartition.get(i % partitions).add("{\"delay\": " + delay + ", \"origin\": \"" + origin + "\"}");
+            truth.merge(origin, new Truth(1, delay), (a, b) -> new Truth(a.count + 1, a.delaySum + b.delaySum));
+        }
+        for (int p = 0; p < partitions; p++) {
+            broker.produce(topic, p, perPartition.get(p));
+        }
+        return truth;
+    }
+
+    /** Every update per origin committed once: counts 1..N each once; the last average is sum / N. */
+    private static void assertExactlyOnce(String topic, Map<String, Truth> truth) {
+        Map<String, List<JsonObject>> byOrigin = new TreeMap<>();
+        for (String v : broker.readAll(topic, true)) {
+            try (JsonReader r = Json.createReader(new StringReader(v))) {
+                JsonObject o = r.readObject();
+                byOrigin.computeIfAbsent(o.getString("origin"), k -> new ArrayList<>()).add(o);
+            }
+        }
+        assertThat(byOrigin.keySet()).isEqualTo(truth.keySet());
+        for (Map.Entry<String, Truth> e : truth.entrySet()) {
+            Truth t = e.getValue();
+            List<Long> counts = byOrigin.get(e.getKey()).stream().map(o -> o.getJsonNumber("flights").longValueExact())
+                    .sorted().collect(Collectors.toList());
+            assertThat(counts).as("updates of origin %s (1..%d, each once)", e.getKey(), t.count())
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, t.count()).boxed().toList());
+            JsonObject last = byOrigin.get(e.getKey()).stream().filter(o -> o.getJsonNumber("flights").longValueExact() == t.count())
+                    .findFirst().orElseThrow();
+            assertThat(last.getJsonNumber("avg_delay").doubleValue()).isCloseTo((double) t.delaySum() / t.count(), offset(1e-9));
+        }
+    }
+
+    /** Counts completed checkpoints. */
+    private static final class Recorder implements JobListener {
+        final AtomicInteger completed = new AtomicInteger();
+
+        @Override
+        public void onCompleted(CompletedCheckpointStats stats) {
+            completed.incrementAndGet();
+        }
+    }
+}

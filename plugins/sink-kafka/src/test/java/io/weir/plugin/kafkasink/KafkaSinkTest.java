@@ -1,0 +1,261 @@
+package io.weir.plugin.kafkasink;
+
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.SuppressRestartsException;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.api.testing.InMemoryOperatorContext;
+import io.weir.kafka.testkit.KafkaTestBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The {@code kafka-2pc} sink against a real broker (one per class), driven the way
+ * {@code TwoPhaseCommitSinkOperator} drives it; a {@code read_committed} consumer checks what is visible.
+ */
+class KafkaSinkTest {
+    private static final Schema SCHEMA = Schema.builder().field("k", FieldType.STRING).field("v", FieldType.LONG).build();
+
+    @TempDir
+    static Path dir;
+    static KafkaTestBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        // timed-out transactions are aborted every 200 ms (default 10 s), and at most after 20 s (the FLINK-7784 tests)
+        broker = KafkaTestBroker.start(dir, Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "200",
+                "transaction.max.timeout.ms", "900000"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void recordsBecomeVisibleOnlyAtCommit() throws Exception {
+        broker.createTopics(2, "clean");
+        KafkaSink sink = sink("clean", Map.of());
+        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.abortLeftovers(List.of());
+        KafkaTransaction t = sink.beginTransaction();
+        for (int i = 0; i < 3; i++) {
+            sink.write(t, new Row(SCHEMA, "a" + i, (long) i));
+        }
+        KafkaTransaction recorded = sink.preCommit(t);
+        assertThat(recorded.records()).isEqualTo(3);
+        assertThat(recorded.producerId()).isNotNegative();
+        assertThat(broker.readAll("clean", false)).hasSize(3);
+        assertThat(broker.readAll("clean", true)).isEmpty();
+        sink.commit(recorded);
+        assertThat(broker.readAll("clean", true)).containsExactlyInAnyOrder(
+                "{\"k\":\"a0\",\"v\":0}", "{\"k\":\"a1\",\"v\":1}", "{\"k\":\"a2\",\"v\":2}");
+        sink.close();
+    }
+
+    @Test
+    void restoredSinkCommitsTheRecordedTransactionOnceAndUsesNewIds() throws Exception {
+        broker.createTopics(1, "restore");
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed = sink("restore", Map.of());
+        crashed.open(ctx);
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction t = crashed.beginTransaction();
+        crashed.write(t, new Row(SCHEMA, "x", 1L));
+        KafkaTransaction recorded = crashed.preCommit(t);
+        KafkaTransaction next = crashed.beginTransaction(); // open when the process dies
+        crashed.write(next, new Row(SCHEMA, "after-checkpoint", 2L));
+        crashed.preCommit(next);
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState();
+        crashed.close(); // as after a crash: nothing committed or aborted
+
+        KafkaSink restored = sink("restore", Map.of());
+        restored.open(InMemoryOperatorContext.restored(0, 1, snapshot));
+        restored.commit(recorded);
+        restored.commit(recorded); // a duplicate (e.g. a second restore) is a no-op
+        KafkaTransaction fresh = restored.beginTransaction();
+        assertThat(fresh.transactionalId()).isNotIn(recorded.transactionalId(), next.transactionalId());
+        restored.write(fresh, new Row(SCHEMA, "y", 3L));
+        KafkaTransaction freshRecorded = restored.preCommit(fresh);
+        restored.abortLeftovers(List.of(freshRecorded)); // aborts `next`, which the restored checkpoint does not know
+        restored.commit(freshRecorded);
+        assertThat(broker.readAll("restore", true)).containsExactly("{\"k\":\"x\",\"v\":1}", "{\"k\":\"y\",\"v\":3}");
+        restored.close();
+    }
+
+    @Test
+    void notificationsOutOfOrderCommitEachTransactionOnce() throws Exception {
+        broker.createTopics(1, "order");
+        KafkaSink sink = sink("order", Map.of());
+        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.abortLeftovers(List.of());
+        KafkaTransaction t1 = sink.beginTransaction();
+        sink.write(t1, new Row(SCHEMA, "c1", 1L));
+        KafkaTransaction r1 = sink.preCommit(t1);
+        KafkaTransaction t2 = sink.beginTransaction();
+        sink.write(t2, new Row(SCHEMA, "c2", 2L));
+        KafkaTransaction r2 = sink.preCommit(t2);
+        sink.commit(r2);
+        assertThat(broker.readAll("order", true)).isEmpty(); // r1 is open before r2 in the log: the LSO holds
+        sink.commit(r1);
+        sink.commit(r2); // a late duplicate
+        assertThat(broker.readAll("order", true)).containsExactly("{\"k\":\"c1\",\"v\":1}", "{\"k\":\"c2\",\"v\":2}");
+        sink.close();
+    }
+
+    @Test
+    void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
+        broker.createTopics(1, "rescale");
+        KafkaSink gone = sink("rescale", Map.of());
+        gone.open(InMemoryOperatorContext.fresh(1, 2));
+        KafkaTransaction t = gone.beginTransaction();
+        gone.write(t, new Row(SCHEMA, "lingering", 9L));
+        gone.preCommit(t);
+        gone.close();
+
+        KafkaSink survivor = sink("rescale", Map.of());
+        survivor.open(InMemoryOperatorContext.fresh(0, 1));
+        survivor.abortLeftovers(List.of());
+        KafkaTransaction s = survivor.beginTransaction();
+        survivor.write(s, new Row(SCHEMA, "kept", 1L));
+        survivor.commit(survivor.preCommit(s));
+        // without the abort, read_committed would stop at the lingering transaction for 15 minutes
+        assertThat(broker.readAll("rescale", true)).containsExactly("{\"k\":\"kept\",\"v\":1}");
+        survivor.close();
+    }
+
+    @Test
+    void pendingTransactionSurvivesABrokerRestart() throws Exception {
+        broker.createTopics(1, "restart");
+        KafkaSink sink = sink("restart", Map.of());
+        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        KafkaTransaction t = sink.beginTransaction();
+        sink.write(t, new Row(SCHEMA, "r", 1L));
+        KafkaTransaction r = sink.preCommit(t);
+        broker.restart();
+        sink.commit(r);
+        assertThat(broker.readAll("restart", true)).containsExactly("{\"k\":\"r\",\"v\":1}");
+        sink.close();
+    }
+
+    @Test
+    void transactionAbortedByTheBrokerWhileTheJobWasDownFailsRecoveryWithoutRestarts() throws Exception {
+        broker.createTopics(1, "lost");
+        KafkaTransaction recorded = abandonUntilTimedOut("lost");
+        KafkaSink restored = sink("lost", Map.of("transaction-timeout-ms", 1000));
+        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        assertThatThrownBy(() -> restored.commit(recorded))
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasMessageContaining(recorded.transactionalId())
+                .hasMessageContaining("state CompleteAbort")
+                .hasMessageContaining("ignore-lost-transactions=true");
+        restored.close();
+    }
+
+    @Test
+    void transactionAbortedByTheBrokerIsSkippedWhenTheUserOptedIn() throws Exception {
+        broker.createTopics(1, "lost-ok");
+        KafkaTransaction recorded = abandonUntilTimedOut("lost-ok");
+        KafkaSink restored = sink("lost-ok", Map.of("transaction-timeout-ms", 1000, "ignore-lost-transactions", true));
+        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        restored.commit(recorded);
+        assertThat(broker.readAll("lost-ok", true)).isEmpty();
+        restored.close();
+    }
+
+    @Test
+    void pendingTransactionNearingTheTimeoutIsReportedOnce() throws Exception {
+        broker.createTopics(1, "aging");
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+        Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "aging",
+                "transaction-timeout-ms", 100_000, "transactional-id-prefix", "test-aging"));
+        KafkaSink sink = new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA, now::get);
+        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        KafkaTransaction t = sink.beginTransaction();
+        sink.write(t, new Row(SCHEMA, "a", 1L));
+        KafkaTransaction pending = sink.preCommit(t);
+        now.addAndGet(79_000); // 79 % of the timeout: quiet
+        KafkaTransaction next = sink.beginTransaction();
+        assertThat(sink.ageWarnings()).isZero();
+        now.addAndGet(2_000); // 81 %
+        for (int i = 0; i < 2 * KafkaSink.AGE_CHECK_WRITES; i++) { // checked while writing too, reported once
+            sink.write(next, new Row(SCHEMA, "b", (long) i));
+        }
+        assertThat(sink.ageWarnings()).isEqualTo(1);
+        sink.commit(pending);
+        sink.commit(sink.preCommit(next));
+        sink.close();
+    }
+
+    @Test
+    void validationNamesAnUnreachableBrokerWithinBoundedTime() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        PluginConfig c = config(Map.of("bootstrap-servers", "127.0.0.1:" + closedPort, "topic", "t"));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> new KafkaSinkFactory().validate(c, SCHEMA))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sinks[0].config.bootstrap-servers")
+                .hasMessageContaining("127.0.0.1:" + closedPort);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void validationNamesAMissingTopicAndATooLongTimeout() {
+        broker.createTopics(1, "exists");
+        assertThatThrownBy(() -> new KafkaSinkFactory().validate(config(Map.of("bootstrap-servers", broker.bootstrapServers(),
+                "topic", "no-such-topic")), SCHEMA))
+                .hasMessageContaining("sinks[0].config.topic").hasMessageContaining("'no-such-topic' does not exist");
+        assertThatThrownBy(() -> new KafkaSinkFactory().validate(config(Map.of("bootstrap-servers", broker.bootstrapServers(),
+                "topic", "exists", "transaction-timeout-ms", 900_001)), SCHEMA))
+                .hasMessageContaining("transaction-timeout-ms").hasMessageContaining("transaction.max.timeout.ms (900000 ms)");
+        new KafkaSinkFactory().validate(config(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "exists")), SCHEMA);
+    }
+
+    /** Pre-commits a transaction with a 1 s timeout, abandons it, and waits until the broker has aborted it. */
+    private static KafkaTransaction abandonUntilTimedOut(String topic) throws Exception {
+        KafkaSink crashed = sink(topic, Map.of("transaction-timeout-ms", 1000));
+        crashed.open(InMemoryOperatorContext.fresh(0, 1));
+        KafkaTransaction t = crashed.beginTransaction();
+        crashed.write(t, new Row(SCHEMA, "doomed", 1L));
+        KafkaTransaction recorded = crashed.preCommit(t);
+        crashed.close();
+        try (Admin admin = broker.admin()) {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of(recorded.transactionalId()))
+                    .all().get().get(recorded.transactionalId()).state() == TransactionState.COMPLETE_ABORT);
+        }
+        return recorded;
+    }
+
+    private static KafkaSink sink(String topic, Map<String, Object> extra) {
+        Map<String, Object> values = new HashMap<>(extra);
+        values.put("bootstrap-servers", broker.bootstrapServers());
+        values.put("topic", topic);
+        values.putIfAbsent("transactional-id-prefix", "test-" + topic);
+        return new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA);
+    }
+
+    private static PluginConfig config(Map<String, Object> values) {
+        return new PluginConfig("sinks[0].config", new HashMap<>(values), Path.of("."));
+    }
+}
