@@ -37,7 +37,7 @@ class JobSpecParserBadInputTest {
     @Test
     void shippedExampleJobsPassTheStricterChecks() throws Exception {
         Path examples = Path.of("../../examples").toAbsolutePath().normalize();
-        for (String file : List.of("flight-delays.json", "seed-backpressure.json")) {
+        for (String file : List.of("flight-delays.json", "flight-delays-slow.json", "seed-backpressure.json")) {
             assertThat(parser.parse(Files.readString(examples.resolve(file)), examples, Map.of()).name())
                     .isEqualTo(file.replace(".json", ""));
         }
