@@ -27,7 +27,8 @@ import java.util.stream.Stream;
 /**
  * Waits for plugin types that FileInstall is still installing from the plugins directory
  * ({@code felix.fileinstall.dir}). Returns early once the directory has settled: every
- * {@code *.jar} in it is an ACTIVE bundle and no plugin factory service came or went for
+ * {@code *.jar} in it is an ACTIVE bundle that has registered its services if it declares SCR
+ * components (a bundle is ACTIVE before SCR registers its factories), and no plugin factory service came or went for
  * {@value #QUIET_MS} ms (nothing more can arrive), so an unknown type fails fast instead of after
  * the timeout. Polls every {@value #POLL_MS} ms: a check is a map lookup plus a bundle scan, and
  * polling cannot miss an event that fired before we looked.
@@ -137,7 +138,13 @@ final class FileInstallAvailability implements PluginAvailability {
             String location = b.getLocation();
             if (location != null && (location.endsWith("/" + fileName) || location.endsWith("\\" + fileName))) {
                 boolean fragment = b.getHeaders("").get(Constants.FRAGMENT_HOST) != null;
-                return b.getState() == Bundle.ACTIVE || fragment && b.getState() == Bundle.RESOLVED;
+                if (fragment) {
+                    return b.getState() == Bundle.RESOLVED || b.getState() == Bundle.ACTIVE;
+                }
+                // a plugin declares its factories as SCR components, registered some time after the bundle is
+                // ACTIVE (long for a large bundle on a loaded machine): until one is, its types may still come
+                boolean declaresComponents = b.getHeaders("").get("Service-Component") != null;
+                return b.getState() == Bundle.ACTIVE && (!declaresComponents || b.getRegisteredServices() != null);
             }
         }
         return false;

@@ -45,7 +45,8 @@ final class NodeCommands {
                 + "DATA_DIR/node.pid while it runs; a second node on the same data directory is refused.",
                 "Ctrl-C (SIGTERM) stops the node; its running jobs are SUSPENDED in its registry and resume at its next start."},
             exitCodeListHeading = "%nExit codes:%n",
-            exitCodeList = {"0:stopped cleanly (Ctrl-C, SIGTERM)",
+            exitCodeList = {"130:stopped cleanly by Ctrl-C (SIGINT; the JVM's status for the signal)",
+                "143:stopped cleanly by SIGTERM (e.g. 'weir node stop')",
                 "1:the port is in use, a node already runs with this data directory, or the REST API did not come up",
                 "2:bad option"},
             footer = "%nDocs: README.md \"The node\", docs/rest-api.md.")

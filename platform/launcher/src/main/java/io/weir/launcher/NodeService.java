@@ -29,6 +29,9 @@ import java.util.concurrent.TimeoutException;
  * <p>Not thread-safe: one instance per command, used by the main thread.
  */
 final class NodeService {
+    /** How a node's "ready" line starts ({@code weir node} prints it once its REST API answers). */
+    static final String LISTENING = "Weir node listening on ";
+
     /** {@code status}: not running (LSB). */
     static final int NOT_RUNNING = 3;
     /** {@code status}: the process runs but its REST API does not answer (LSB "unknown"). */
@@ -103,8 +106,10 @@ final class NodeService {
                 return diedDuringStart(process, log, logStart);
             }
             Optional<NodePidFile> pid = readQuietly(pidPath);
-            if (pid.isPresent() && pid.get().pid() == process.pid() && answers(client)) {
-                out.println("Weir node listening on " + settings.url() + " (pid " + process.pid() + ", data directory " + dataDir
+            // the node's own "listening" line, not just an answer on the URL: another node may hold the port
+            if (pid.isPresent() && pid.get().pid() == process.pid() && saysListening(log, logStart) && answers(client)
+                    && process.isAlive()) {
+                out.println(LISTENING + settings.url() + " (pid " + process.pid() + ", data directory " + dataDir
                         + ", log " + log + ", admin token in " + settings.tokenFile() + "); 'weir node stop --data-dir "
                         + dataDir + "' stops it");
                 return ExitCodes.OK;
@@ -231,6 +236,11 @@ final class NodeService {
         } catch (IOException e) {
             return List.of("(cannot read " + log + ": " + e.getMessage() + ")");
         }
+    }
+
+    /** @return whether the node's log, from {@code offset} on, has its "Weir node listening on" line */
+    private static boolean saysListening(Path log, long offset) {
+        return readFrom(log, offset).stream().anyMatch(l -> l.startsWith(LISTENING));
     }
 
     private static boolean answers(NodeClient client) {

@@ -88,7 +88,7 @@ public final class OsgiCommandExecutor implements CommandExecutor {
             FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), base.bundles(), config);
             return boot(feature, false, release, host -> {
                 new NodeReadiness(settings, NODE_READY_TIMEOUT_MS).await(host::startErrors);
-                out.println("Weir node listening on " + settings.url() + " (pid " + pidFile.pid() + ", data directory "
+                out.println(NodeService.LISTENING + settings.url() + " (pid " + pidFile.pid() + ", data directory "
                         + settings.dataDir() + ", admin token in " + settings.tokenFile() + "); Ctrl-C stops it");
                 out.flush();
                 host.awaitStopped(); // until the Ctrl-C/SIGTERM hook interrupts this thread

@@ -182,6 +182,7 @@ class NodeServiceTest {
         spawner = (args, log) -> {
             Process p = process("sleep", "60");
             writePidFile(data, p.toHandle(), startOf(p.toHandle()), url);
+            Files.writeString(log, "Weir node listening on " + url + " (pid " + p.pid() + ")\n", java.nio.file.StandardOpenOption.APPEND);
             return p;
         };
 
@@ -192,6 +193,26 @@ class NodeServiceTest {
                 "--savepoint-dir", savepoints.toString()));
         assertThat(out()).startsWith("Weir node listening on " + url + " (pid " + processes.get(0).pid() + ", data directory " + data
                 + ", log " + data.resolve("log/node.log"));
+    }
+
+    /** Another node answers on the port: the new one fails to bind and dies, which must not read as a start. */
+    @Test
+    void anAnswerFromAnotherNodeOnThePortIsNotTakenForTheNewNodesStart() throws Exception {
+        String url = stubNode("{\"jobs-running\":0}");
+        int port = URI.create(url).getPort();
+        Path data = dir.resolve("data");
+        spawner = (args, log) -> {
+            Process p = process("sleep", "2");
+            writePidFile(data, p.toHandle(), startOf(p.toHandle()), url);
+            Files.writeString(log, "error: port " + port + " on 127.0.0.1 is in use\n", java.nio.file.StandardOpenOption.APPEND);
+            return p;
+        };
+
+        int rc = weir("node", "start", "--port", String.valueOf(port), "--data-dir", data.toString());
+
+        assertThat(rc).as(out()).isEqualTo(ExitCodes.FAILED);
+        assertThat(out()).doesNotContain("Weir node listening on");
+        assertThat(err()).contains("is in use");
     }
 
     @Test

@@ -94,6 +94,7 @@ public final class NodeJobs {
      * @throws JobSubmissionException if the spec is invalid (the parser's message naming the field)
      *         or the engine cannot build it
      * @throws JobConflictException if a job of the same name is running on this node
+     * @throws NodeStorageException if the job cannot be written to the registry (the job is not started)
      */
     public NodeJob submit(String spec, Path baseDirectory, Map<String, String> overrides) {
         return start(newId(), spec, baseDirectory, overrides, clock.getAsLong(), null);
@@ -120,6 +121,14 @@ public final class NodeJobs {
         JobRecord submitted = new JobRecord(id, graph.name(), spec, baseDirectory.toString(), overrides,
                 JobStatus.CREATED, submitTime, -1, null,
                 previous == null ? null : previous.latestCheckpoint(), previous == null ? null : previous.latestSavepoint());
+        if (registry != null && !closed) {
+            try {
+                registry.write(submitted); // before the job starts: a job the registry cannot keep is not run
+            } catch (java.io.UncheckedIOException e) {
+                throw new NodeStorageException("job " + graph.name() + " was not started: the node cannot keep it in its job registry ("
+                        + e.getMessage() + "); free space in or fix the node's data directory, then submit it again", e);
+            }
+        }
         NodeJob job = newJob(graph, submitted);
         JobHandle handle;
         try {

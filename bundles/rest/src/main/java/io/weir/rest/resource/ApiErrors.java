@@ -63,6 +63,10 @@ public final class ApiErrors {
         if (t instanceof JobConflictException) {
             return error(409, t.getMessage());
         }
+        if (t instanceof io.weir.rest.node.NodeStorageException) {
+            LOG.error("Refused a request: {}", t.getMessage());
+            return error(503, t.getMessage());
+        }
         if (t instanceof WebApplicationException w) {
             int status = w.getResponse().getStatus();
             String message = switch (status) {

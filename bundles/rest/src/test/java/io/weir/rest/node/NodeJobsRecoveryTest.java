@@ -149,6 +149,21 @@ class NodeJobsRecoveryTest {
     }
 
     @Test
+    void aJobTheRegistryCannotKeepIsNotStarted() throws Exception {
+        Files.writeString(dir.resolve("jobs"), "a file where the registry directory should be");
+        TestEngine engine = new TestEngine();
+        NodeJobs jobs = node(engine);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> jobs.submit(TestPlugins.job("a", 1), base, Map.of()))
+                .isInstanceOf(NodeStorageException.class)
+                .hasMessageContaining("job a was not started: the node cannot keep it in its job registry")
+                .hasMessageContaining(dir.resolve("jobs").toString());
+        assertThat(engine.submitted).isEmpty();
+        assertThat(jobs.list()).isEmpty();
+        assertThat(io.weir.rest.resource.ApiErrors.toResponse(new NodeStorageException("disk full", null)).getStatus()).isEqualTo(503);
+    }
+
+    @Test
     void aJobTheNodeStoppedWhileCancellingOrFailingEndsAsCanceledOrFailedAndIsNotResumed() {
         NodeJobs first = node(new TestEngine());
         NodeJob cancelling = first.submit(TestPlugins.job("cancelling", 1), base, Map.of());
