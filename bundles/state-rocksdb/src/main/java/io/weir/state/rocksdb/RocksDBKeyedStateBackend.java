@@ -1,0 +1,360 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.Row;
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.state.StateDescriptor;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Keyed state of one operator subtask in an embedded RocksDB (PROTOCOL.md §7, docs/state-rocksdb.md).
+ *
+ * <h2>Layout</h2>
+ * One RocksDB per backend, in its own working directory under {@code state.backend.rocksdb.localdir};
+ * one column family per state ({@code "state/" + name}). Keys are {@code key group (2 bytes, big-endian) |
+ * serialized key [| serialized user key]}, so a key group, and the backend's whole key-group range, is a
+ * contiguous key range. Values are stored in the canonical form of their kind ({@link CanonicalFormat}).
+ * The write-ahead log is off: checkpoints, not RocksDB, make state durable (as in Flink).
+ *
+ * <h2>Snapshots</h2>
+ * Synchronous part: a RocksDB snapshot (a sequence number; O(1)), held by a {@link SnapshotLease}.
+ * Asynchronous part ({@link CanonicalSnapshotWriter}): iterate the snapshot key group by key group and
+ * write the backend-independent format the heap backend also writes, so checkpoints and savepoints restore
+ * on either backend and with any parallelism (by key-group offsets). Every snapshot is a full snapshot;
+ * incremental checkpoints are not implemented (docs/state-rocksdb.md).
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #close} makes the backend unusable at once; the native resources and the working directory are
+ * released when the last snapshot still being written releases its lease (never under a running iterator).
+ *
+ * <p>Task thread only, except the {@link AsyncSnapshot} returned by {@link #snapshot} and the lease
+ * bookkeeping, which is guarded by {@link #lifecycle}.
+ */
+public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
+    private static final Logger LOG = LoggerFactory.getLogger(RocksDBKeyedStateBackend.class);
+    private static final String COLUMN_PREFIX = "state/";
+
+    private final KeyGroupRange range;
+    private final TypeSerializer<Row> keySerializer;
+    private final String context;
+    private final Path directory;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions columnOptions;
+    private final WriteOptions writeOptions;
+    private final RocksDB db;
+    private final ColumnFamilyHandle defaultColumn;
+    private final KeyContext ctx = new KeyContext();
+    // Task thread only. Insertion order = snapshot order.
+    private final Map<String, AbstractRocksState> states = new LinkedHashMap<>();
+    // Task thread only. Restored states not yet registered; entries are removed on registration.
+    private final Map<String, RestoredState> restored;
+    private final Object lifecycle = new Object();
+    // Guarded by lifecycle.
+    private boolean closed;
+    // Guarded by lifecycle: snapshots taken and not yet released.
+    private int leases;
+    // Guarded by lifecycle.
+    private boolean disposed;
+
+    /**
+     * Creates the working directory and the DB, then reads the restore state of the range.
+     *
+     * @param parameters the subtask and its restore state
+     * @param localDirectory where the working directory is created (created if missing)
+     * @throws IOException naming the file and the subtask if restore state is missing or corrupt, or naming
+     *         the directory if the DB cannot be created there
+     */
+    public RocksDBKeyedStateBackend(KeyedStateBackendParameters parameters, Path localDirectory) throws IOException {
+        this.range = parameters.keyGroupRange();
+        this.keySerializer = parameters.keySerializer();
+        this.context = "job " + parameters.jobName() + " operator " + parameters.operatorId() + " subtask "
+                + parameters.subtaskIndex();
+        if (parameters.maxParallelism() > 0x8000) {
+            throw new IllegalArgumentException("the RocksDB backend supports at most 32768 key groups "
+                    + "(pipeline.max-parallelism), got " + parameters.maxParallelism() + " for " + context);
+        }
+        this.restored = new LinkedHashMap<>(new CanonicalSnapshotReader(range, context).read(parameters.restoreState()));
+        Files.createDirectories(localDirectory);
+        String name = ("weir-rocksdb-" + parameters.jobName() + "-" + parameters.operatorId() + "-" + parameters.subtaskIndex() + "-")
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+        this.directory = Files.createTempDirectory(localDirectory, name);
+        this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+        this.columnOptions = new ColumnFamilyOptions();
+        this.writeOptions = new WriteOptions().setDisableWAL(true);
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try {
+            this.db = RocksDB.open(dbOptions, directory.toString(),
+                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), handles);
+        } catch (RocksDBException e) {
+            writeOptions.close();
+            columnOptions.close();
+            dbOptions.close();
+            deleteDirectory();
+            throw new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
+        }
+        this.defaultColumn = handles.get(0);
+        LOG.debug("Opened RocksDB of {} (key groups {}) in {}; restored states {}", context, range, directory, restored.keySet());
+    }
+
+    /** @return the DB's working directory (deleted once the backend is closed and its snapshots are written) */
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code keyGroup} is outside {@link #keyGroupRange()}
+     */
+    @Override
+    public void setCurrentKey(Row key, int keyGroup) {
+        if (!range.contains(keyGroup)) {
+            throw new IllegalArgumentException("key group " + keyGroup + " of key " + key + " is outside " + range
+                    + " of " + context);
+        }
+        if (key != ctx.key || keyGroup != ctx.keyGroup) {
+            ctx.key = key;
+            ctx.keyGroup = keyGroup;
+            ctx.prefix = KeyBytes.concat(KeyBytes.keyGroupPrefix(keyGroup), KeyBytes.serialize(keySerializer, key));
+        }
+    }
+
+    @Override
+    public Row currentKey() {
+        return ctx.key;
+    }
+
+    @Override
+    public KeyGroupRange keyGroupRange() {
+        return range;
+    }
+
+    /**
+     * Returns the state named by the descriptor, creating its column family (and loading its restored
+     * entries) on the first call; later calls with the same name and kind return the same object.
+     *
+     * @throws IllegalStateException if the name was registered, or restored, as another kind of state, if
+     *         the backend is closed, or if RocksDB fails to create the column family
+     * @throws UncheckedIOException naming the state and subtask if restored entries do not deserialize
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public <S> S getState(StateDescriptor<S> descriptor) {
+        checkOpen();
+        StateKind kind = StateKind.of(descriptor);
+        AbstractRocksState existing = states.get(descriptor.name());
+        if (existing != null) {
+            if (existing.kind != kind) {
+                throw new IllegalStateException("state '" + descriptor.name() + "' of " + context + " is registered as "
+                        + existing.kind + ", requested as " + kind);
+            }
+            return (S) existing;
+        }
+        RestoredState fromSnapshot = restored.get(descriptor.name());
+        if (fromSnapshot != null && fromSnapshot.kind != kind) {
+            throw new IllegalStateException("state '" + descriptor.name() + "' of " + context + " was checkpointed as "
+                    + fromSnapshot.kind + ", requested as " + kind);
+        }
+        ColumnFamilyHandle column;
+        try {
+            column = db.createColumnFamily(new ColumnFamilyDescriptor(
+                    (COLUMN_PREFIX + descriptor.name()).getBytes(StandardCharsets.UTF_8), columnOptions));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot create the column family of state '" + descriptor.name() + "' of "
+                    + context + ": " + e.getMessage(), e);
+        }
+        AbstractRocksState state = create(descriptor, column);
+        states.put(descriptor.name(), state);
+        if (fromSnapshot != null) {
+            new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(state, descriptor, fromSnapshot);
+            restored.remove(descriptor.name());
+        }
+        return (S) state;
+    }
+
+    private AbstractRocksState create(StateDescriptor<?> d, ColumnFamilyHandle column) {
+        if (d instanceof StateDescriptor.Value<?> v) {
+            return new RocksValueState<>(v.name(), v.serializer(), column, db, writeOptions, ctx, context);
+        } else if (d instanceof StateDescriptor.List<?> l) {
+            return new RocksListState<>(l.name(), l.serializer(), column, db, writeOptions, ctx, context);
+        } else if (d instanceof StateDescriptor.Map<?, ?> m) {
+            return new RocksMapState<>(m.name(), m.keySerializer(), m.valueSerializer(), column, db, writeOptions, ctx, context);
+        }
+        return reducing((StateDescriptor.Reducing<?>) d, column);
+    }
+
+    private <T> RocksReducingState<T> reducing(StateDescriptor.Reducing<T> r, ColumnFamilyHandle column) {
+        return new RocksReducingState<>(r.name(), r.reduceFunction(), r.serializer(), column, db, writeOptions, ctx, context);
+    }
+
+    /**
+     * Synchronous part: takes a RocksDB snapshot (O(1)) and lists the states. The returned writer produces
+     * exactly the values as of this call, however the task thread changes state meanwhile.
+     *
+     * @return the asynchronous part; it yields null without creating a stream if no state has an entry
+     * @throws IllegalStateException if the backend is closed
+     */
+    @Override
+    public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) {
+        checkOpen();
+        List<CanonicalSnapshotWriter.Picture> pictures = new ArrayList<>(states.size() + restored.size());
+        boolean empty = true;
+        for (AbstractRocksState state : states.values()) {
+            empty &= isEmpty(state.column);
+            pictures.add(new CanonicalSnapshotWriter.Picture(state.name, state.kind, state, null));
+        }
+        for (RestoredState r : restored.values()) {
+            empty &= r.isEmpty();
+            pictures.add(new CanonicalSnapshotWriter.Picture(r.name, r.kind, null, r));
+        }
+        if (empty) {
+            return () -> null;
+        }
+        SnapshotLease lease;
+        synchronized (lifecycle) {
+            leases++;
+            lease = new SnapshotLease(db.getSnapshot());
+        }
+        return new CanonicalSnapshotWriter(checkpointId, range, keySerializer, pictures, lease, streams, context);
+    }
+
+    private boolean isEmpty(ColumnFamilyHandle column) {
+        try (RocksIterator it = db.newIterator(column)) {
+            it.seekToFirst();
+            return !it.isValid();
+        }
+    }
+
+    private void checkOpen() {
+        synchronized (lifecycle) {
+            if (closed) {
+                throw new IllegalStateException("keyed state backend of " + context + " is closed");
+            }
+        }
+    }
+
+    /**
+     * Makes the backend unusable; the DB and its working directory are released now, or when the last
+     * snapshot still being written finishes. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (leases > 0) {
+                LOG.debug("RocksDB of {} closes once {} snapshot(s) are written", context, leases);
+                return;
+            }
+        }
+        dispose();
+    }
+
+    private void dispose() {
+        synchronized (lifecycle) {
+            if (disposed) {
+                return;
+            }
+            disposed = true;
+        }
+        for (AbstractRocksState s : states.values()) {
+            s.column.close();
+        }
+        defaultColumn.close();
+        db.close();
+        writeOptions.close();
+        columnOptions.close();
+        dbOptions.close();
+        deleteDirectory();
+        LOG.debug("Closed RocksDB of {} and deleted {}", context, directory);
+    }
+
+    private void deleteDirectory() {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("Cannot delete the RocksDB working directory {} of {}: {}", directory, context, e.toString());
+        }
+    }
+
+    /** A RocksDB snapshot a {@link CanonicalSnapshotWriter} reads; keeps the DB open until released. */
+    final class SnapshotLease {
+        private final Snapshot snapshot;
+        // Guarded by lifecycle.
+        private boolean released;
+
+        private SnapshotLease(Snapshot snapshot) {
+            this.snapshot = snapshot;
+        }
+
+        Snapshot snapshot() {
+            return snapshot;
+        }
+
+        RocksDB db() {
+            return db;
+        }
+
+        /** Releases the snapshot; disposes the DB if the backend was closed and this was its last snapshot. Idempotent. */
+        void release() {
+            boolean last;
+            synchronized (lifecycle) {
+                if (released) {
+                    return;
+                }
+                released = true;
+                db.releaseSnapshot(snapshot);
+                snapshot.close();
+                leases--;
+                last = closed && leases == 0;
+            }
+            if (last) {
+                dispose();
+            }
+        }
+    }
+
+    /** Used by tests: how many rows a state's column family holds (all key groups). */
+    long rowCount(String stateName) {
+        AbstractRocksState s = states.get(stateName);
+        long n = 0;
+        if (s != null) {
+            try (RocksIterator it = db.newIterator(s.column)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+}
