@@ -21,13 +21,13 @@ public final class StateBackendOptions {
             "Local working directory of the RocksDB backend; unset means java.io.tmpdir.");
 
     /**
-     * Whether checkpoints of the RocksDB backend upload only the SST files new since the last completed
-     * checkpoint. Flink's key. This version always writes full snapshots: setting it to {@code true} is
-     * rejected by the backend with a clear error rather than silently ignored.
+     * Whether checkpoints of the RocksDB backend upload only the SST files the last completed checkpoint did not
+     * already reference (shared files, reference-counted by the coordinator). Flink's key and default. Savepoints
+     * are always full and canonical; the heap backend ignores the option.
      */
     public static final ConfigOption<Boolean> INCREMENTAL = ConfigOption.booleanOption(
             "state.backend.incremental", false,
-            "Incremental checkpoints (RocksDB backend; not yet supported, must be false).");
+            "Incremental checkpoints of the RocksDB backend (savepoints stay full).");
 
     /** @return every option of this class, for docs and validation */
     public static List<ConfigOption<?>> all() {

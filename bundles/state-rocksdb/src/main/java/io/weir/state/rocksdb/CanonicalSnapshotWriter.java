@@ -27,7 +27,7 @@ import java.util.List;
  */
 final class CanonicalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     /** One state as of the snapshot: a column family, or restored-but-unregistered bytes. */
-    record Picture(String name, StateKind kind, AbstractRocksState state, RestoredState restored) {
+    record Picture(String name, StateKind kind, org.rocksdb.ColumnFamilyHandle column, RestoredState restored) {
     }
 
     private final long checkpointId;
@@ -60,7 +60,7 @@ final class CanonicalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandl
         CheckpointStateOutputStream out = null;
         try (ReadOptions read = new ReadOptions().setSnapshot(lease.snapshot())) {
             for (Picture p : pictures) {
-                iterators.add(p.state() == null ? null : lease.db().newIterator(p.state().column, read));
+                iterators.add(p.column() == null ? null : lease.db().newIterator(p.column(), read));
             }
             out = streams.createOutputStream();
             DataOutputStream data = new DataOutputStream(out);

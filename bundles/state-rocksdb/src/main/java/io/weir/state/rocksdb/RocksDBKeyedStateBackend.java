@@ -4,11 +4,13 @@ import io.weir.api.Row;
 import io.weir.api.serialization.TypeSerializer;
 import io.weir.api.state.StateDescriptor;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.SharedFileHandle;
 import io.weir.core.state.AsyncSnapshot;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.storage.CheckpointStreamFactory;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -32,6 +34,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.stream.Stream;
 
 /**
@@ -45,11 +49,18 @@ import java.util.stream.Stream;
  * The write-ahead log is off: checkpoints, not RocksDB, make state durable (as in Flink).
  *
  * <h2>Snapshots</h2>
- * Synchronous part: a RocksDB snapshot (a sequence number; O(1)), held by a {@link SnapshotLease}.
- * Asynchronous part ({@link CanonicalSnapshotWriter}): iterate the snapshot key group by key group and
- * write the backend-independent format the heap backend also writes, so checkpoints and savepoints restore
- * on either backend and with any parallelism (by key-group offsets). Every snapshot is a full snapshot;
- * incremental checkpoints are not implemented (docs/state-rocksdb.md).
+ * <b>Full</b> (savepoints always; checkpoints unless {@code state.backend.incremental}): synchronous part a
+ * RocksDB snapshot (a sequence number; O(1)), held by a {@link SnapshotLease}; asynchronous part
+ * ({@link CanonicalSnapshotWriter}) iterates it key group by key group and writes the backend-independent
+ * format the heap backend also writes, so these restore on either backend and with any parallelism.
+ * <br><b>Incremental</b> (checkpoints with {@code state.backend.incremental=true}): synchronous part a native
+ * RocksDB checkpoint ({@code Checkpoint.createCheckpoint}: flush, hard links); asynchronous part
+ * ({@link IncrementalSnapshotWriter}) uploads only the SST files the last <em>completed</em> checkpoint of
+ * this backend did not reference and references the others (learned from {@link #notifyCheckpointComplete}).
+ * Restored by {@link IncrementalRestorer}. After a restore the first checkpoint uploads every file again.
+ *
+ * <h2>Working directory</h2>
+ * {@code db/} the live DB; {@code chk-<id>/} native checkpoints until uploaded; {@code restore-<n>/} downloads.
  *
  * <h2>Lifecycle</h2>
  * {@link #close} makes the backend unusable at once; the native resources and the working directory are
@@ -72,8 +83,18 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final RocksDB db;
     private final ColumnFamilyHandle defaultColumn;
     private final KeyContext ctx = new KeyContext();
-    // Task thread only. Insertion order = snapshot order.
+    private final boolean incremental;
+    /** A column family of the DB: a registered state's, or one restored from an incremental snapshot. */
+    private record Column(String name, StateKind kind, ColumnFamilyHandle handle) {
+    }
+    // Task thread only. Every state column family; insertion order = snapshot order.
+    private final Map<String, Column> columns = new LinkedHashMap<>();
+    // Task thread only. Registered states (their columns are in columns).
     private final Map<String, AbstractRocksState> states = new LinkedHashMap<>();
+    // Task thread only. SST name -> handle: the shared files of the last completed checkpoint, reusable.
+    private Map<String, SharedFileHandle> confirmed = Map.of();
+    // Written by the async part, read and cleared on the task thread: checkpoint id -> its shared files.
+    private final ConcurrentMap<Long, Map<String, SharedFileHandle>> pendingShared = new ConcurrentHashMap<>();
     // Task thread only. Restored states not yet registered; entries are removed on registration.
     private final Map<String, RestoredState> restored;
     private final Object lifecycle = new Object();
@@ -87,12 +108,15 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     /**
      * Creates the working directory and the DB, then reads the restore state of the range.
      *
-     * @param parameters the subtask and its restore state
+     * @param parameters the subtask and its restore state (full and incremental snapshots, of any parallelism)
      * @param localDirectory where the working directory is created (created if missing)
+     * @param incremental whether checkpoints (not savepoints) are incremental where the storage allows it
      * @throws IOException naming the file and the subtask if restore state is missing or corrupt, or naming
      *         the directory if the DB cannot be created there
      */
-    public RocksDBKeyedStateBackend(KeyedStateBackendParameters parameters, Path localDirectory) throws IOException {
+    public RocksDBKeyedStateBackend(KeyedStateBackendParameters parameters, Path localDirectory, boolean incremental)
+            throws IOException {
+        this.incremental = incremental;
         this.range = parameters.keyGroupRange();
         this.keySerializer = parameters.keySerializer();
         this.context = "job " + parameters.jobName() + " operator " + parameters.operatorId() + " subtask "
@@ -101,7 +125,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("the RocksDB backend supports at most 32768 key groups "
                     + "(pipeline.max-parallelism), got " + parameters.maxParallelism() + " for " + context);
         }
-        this.restored = new LinkedHashMap<>(new CanonicalSnapshotReader(range, context).read(parameters.restoreState()));
+        List<KeyGroupsStateHandle> full = parameters.restoreState().stream().filter(h -> !h.isIncremental()).toList();
+        List<KeyGroupsStateHandle> incrementalHandles = parameters.restoreState().stream()
+                .filter(KeyGroupsStateHandle::isIncremental).toList();
+        this.restored = new LinkedHashMap<>(new CanonicalSnapshotReader(range, context).read(full));
         Files.createDirectories(localDirectory);
         String name = ("weir-rocksdb-" + parameters.jobName() + "-" + parameters.operatorId() + "-" + parameters.subtaskIndex() + "-")
                 .replaceAll("[^A-Za-z0-9._-]", "_");
@@ -111,7 +138,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         this.writeOptions = new WriteOptions().setDisableWAL(true);
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
-            this.db = RocksDB.open(dbOptions, directory.toString(),
+            this.db = RocksDB.open(dbOptions, directory.resolve("db").toString(),
                     List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), handles);
         } catch (RocksDBException e) {
             writeOptions.close();
@@ -121,7 +148,44 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
         }
         this.defaultColumn = handles.get(0);
-        LOG.debug("Opened RocksDB of {} (key groups {}) in {}; restored states {}", context, range, directory, restored.keySet());
+        if (!incrementalHandles.isEmpty()) {
+            try {
+                new IncrementalRestorer(directory, range, context).restore(incrementalHandles, db, writeOptions, this::column);
+            } catch (IOException | RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+        LOG.debug("Opened RocksDB of {} (key groups {}) in {}; restored states {}", context, range, directory,
+                restored.isEmpty() ? columns.keySet() : restored.keySet());
+    }
+
+    /** @return the column family name of state {@code name} */
+    static byte[] columnName(String name) {
+        return (COLUMN_PREFIX + name).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @return the column family of state {@code name}, created if missing
+     * @throws IllegalStateException if it exists with another kind, or RocksDB cannot create it
+     */
+    private ColumnFamilyHandle column(String name, StateKind kind) {
+        Column existing = columns.get(name);
+        if (existing != null) {
+            if (existing.kind() != kind) {
+                throw new IllegalStateException("state '" + name + "' of " + context + " was checkpointed as "
+                        + existing.kind() + ", requested as " + kind);
+            }
+            return existing.handle();
+        }
+        try {
+            ColumnFamilyHandle handle = db.createColumnFamily(new ColumnFamilyDescriptor(columnName(name), columnOptions));
+            columns.put(name, new Column(name, kind, handle));
+            return handle;
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot create the column family of state '" + name + "' of "
+                    + context + ": " + e.getMessage(), e);
+        }
     }
 
     /** @return the DB's working directory (deleted once the backend is closed and its snapshots are written) */
@@ -181,15 +245,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalStateException("state '" + descriptor.name() + "' of " + context + " was checkpointed as "
                     + fromSnapshot.kind + ", requested as " + kind);
         }
-        ColumnFamilyHandle column;
-        try {
-            column = db.createColumnFamily(new ColumnFamilyDescriptor(
-                    (COLUMN_PREFIX + descriptor.name()).getBytes(StandardCharsets.UTF_8), columnOptions));
-        } catch (RocksDBException e) {
-            throw new IllegalStateException("cannot create the column family of state '" + descriptor.name() + "' of "
-                    + context + ": " + e.getMessage(), e);
-        }
-        AbstractRocksState state = create(descriptor, column);
+        AbstractRocksState state = create(descriptor, column(descriptor.name(), kind));
         states.put(descriptor.name(), state);
         if (fromSnapshot != null) {
             new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(state, descriptor, fromSnapshot);
@@ -214,27 +270,34 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     }
 
     /**
-     * Synchronous part: takes a RocksDB snapshot (O(1)) and lists the states. The returned writer produces
-     * exactly the values as of this call, however the task thread changes state meanwhile.
+     * Synchronous part: an incremental snapshot if configured, the location has shared state (a checkpoint,
+     * not a savepoint) and every restored full-snapshot state was registered; else a full snapshot. Either
+     * way the returned writer produces exactly the values as of this call, however the task thread changes
+     * state meanwhile.
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed
+     * @throws IOException naming the directory if the native checkpoint cannot be created
      */
     @Override
-    public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) {
+    public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
         checkOpen();
-        List<CanonicalSnapshotWriter.Picture> pictures = new ArrayList<>(states.size() + restored.size());
-        boolean empty = true;
-        for (AbstractRocksState state : states.values()) {
-            empty &= isEmpty(state.column);
-            pictures.add(new CanonicalSnapshotWriter.Picture(state.name, state.kind, state, null));
-        }
-        for (RestoredState r : restored.values()) {
-            empty &= r.isEmpty();
-            pictures.add(new CanonicalSnapshotWriter.Picture(r.name, r.kind, null, r));
+        boolean empty = restored.values().stream().allMatch(RestoredState::isEmpty);
+        for (Column c : columns.values()) {
+            empty &= isEmpty(c.handle());
         }
         if (empty) {
             return () -> null;
+        }
+        if (incremental && streams.supportsSharedState() && restored.isEmpty()) {
+            return incrementalSnapshot(checkpointId, streams);
+        }
+        List<CanonicalSnapshotWriter.Picture> pictures = new ArrayList<>(columns.size() + restored.size());
+        for (Column c : columns.values()) {
+            pictures.add(new CanonicalSnapshotWriter.Picture(c.name(), c.kind(), c.handle(), null));
+        }
+        for (RestoredState r : restored.values()) {
+            pictures.add(new CanonicalSnapshotWriter.Picture(r.name, r.kind, null, r));
         }
         SnapshotLease lease;
         synchronized (lifecycle) {
@@ -242,6 +305,37 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             lease = new SnapshotLease(db.getSnapshot());
         }
         return new CanonicalSnapshotWriter(checkpointId, range, keySerializer, pictures, lease, streams, context);
+    }
+
+    private AsyncSnapshot<KeyGroupsStateHandle> incrementalSnapshot(long checkpointId, CheckpointStreamFactory streams)
+            throws IOException {
+        Path target = directory.resolve("chk-" + checkpointId);
+        deleteRecursively(target, context); // a retried id after a failed attempt of this backend
+        try (Checkpoint checkpoint = Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new IOException("cannot create the RocksDB checkpoint " + target + " of checkpoint " + checkpointId
+                    + " (" + context + "): " + e.getMessage(), e);
+        }
+        Map<String, StateKind> kinds = new LinkedHashMap<>();
+        columns.values().forEach(c -> kinds.put(c.name(), c.kind()));
+        return new IncrementalSnapshotWriter(checkpointId, range, target, kinds, confirmed, streams,
+                files -> pendingShared.put(checkpointId, files), context);
+    }
+
+    /** From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots. */
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        Map<String, SharedFileHandle> files = pendingShared.remove(checkpointId);
+        pendingShared.keySet().removeIf(id -> id < checkpointId);
+        if (files != null) {
+            confirmed = Map.copyOf(files);
+        }
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) {
+        pendingShared.remove(checkpointId);
     }
 
     private boolean isEmpty(ColumnFamilyHandle column) {
@@ -285,8 +379,8 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             }
             disposed = true;
         }
-        for (AbstractRocksState s : states.values()) {
-            s.column.close();
+        for (Column c : columns.values()) {
+            c.handle().close();
         }
         defaultColumn.close();
         db.close();
@@ -298,12 +392,20 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     }
 
     private void deleteDirectory() {
-        try (Stream<Path> files = Files.walk(directory)) {
+        deleteRecursively(directory, context);
+    }
+
+    /** Deletes {@code dir} and everything in it, if it exists; a failure is logged at warn. */
+    static void deleteRecursively(Path dir, String context) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {
-            LOG.warn("Cannot delete the RocksDB working directory {} of {}: {}", directory, context, e.toString());
+            LOG.warn("Cannot delete {} of {}: {}", dir, context, e.toString());
         }
     }
 
@@ -346,10 +448,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
 
     /** Used by tests: how many rows a state's column family holds (all key groups). */
     long rowCount(String stateName) {
-        AbstractRocksState s = states.get(stateName);
+        Column c = columns.get(stateName);
         long n = 0;
-        if (s != null) {
-            try (RocksIterator it = db.newIterator(s.column)) {
+        if (c != null) {
+            try (RocksIterator it = db.newIterator(c.handle())) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     n++;
                 }

@@ -48,23 +48,19 @@ public final class RocksDBStateBackend implements StateBackend {
     /**
      * Creates the subtask's DB under {@code state.backend.rocksdb.localdir} (default {@code java.io.tmpdir}) and
      * restores the key groups of {@code parameters.keyGroupRange()} from the given handles (written by this or
-     * the heap backend, with any parallelism).
+     * the heap backend, with any parallelism). With {@code state.backend.incremental=true}, checkpoints (not
+     * savepoints) are incremental.
      *
-     * @throws IllegalArgumentException if {@code state.backend.incremental} is true (not supported yet)
      * @throws java.io.IOException naming the file and the subtask if restore state is missing or corrupt, or
      *         the directory if the DB cannot be created
      */
     @Override
     public KeyedStateBackend createKeyedStateBackend(KeyedStateBackendParameters parameters) throws Exception {
         Configuration config = parameters.config();
-        if (config.get(StateBackendOptions.INCREMENTAL)) {
-            throw new IllegalArgumentException(StateBackendOptions.INCREMENTAL.key() + "=true is not supported by this "
-                    + "version of the RocksDB backend (every checkpoint is a full snapshot); remove the setting or set it to false");
-        }
         loadLibrary();
         String dir = config.get(StateBackendOptions.ROCKSDB_LOCAL_DIR);
         Path local = Path.of(dir != null ? dir : System.getProperty("java.io.tmpdir"));
-        return new RocksDBKeyedStateBackend(parameters, local);
+        return new RocksDBKeyedStateBackend(parameters, local, config.get(StateBackendOptions.INCREMENTAL));
     }
 
     private void loadLibrary() {
@@ -72,7 +68,7 @@ public final class RocksDBStateBackend implements StateBackend {
             long start = System.nanoTime();
             RocksDB.loadLibrary();
             libraryLoaded = true;
-            LOG.debug("RocksDB native library ready after {} ms", (System.nanoTime() - start) / 1_000_000);
+            LOG.info("RocksDB native library loaded in {} ms", (System.nanoTime() - start) / 1_000_000);
         }
     }
 

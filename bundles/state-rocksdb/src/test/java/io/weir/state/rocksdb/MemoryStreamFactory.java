@@ -16,14 +16,42 @@ import java.util.concurrent.TimeUnit;
  */
 final class MemoryStreamFactory implements CheckpointStreamFactory {
     private final CountDownLatch gate;
+    private final boolean shared;
     final CountDownLatch writing = new CountDownLatch(1);
+    /** Shared streams created so far. */
+    final java.util.concurrent.atomic.AtomicInteger sharedCreated = new java.util.concurrent.atomic.AtomicInteger();
 
     MemoryStreamFactory() {
-        this(null);
+        this(null, false);
     }
 
     MemoryStreamFactory(CountDownLatch gate) {
+        this(gate, false);
+    }
+
+    /** @param shared whether this is a checkpoint location with shared state (false: a savepoint's) */
+    MemoryStreamFactory(CountDownLatch gate, boolean shared) {
         this.gate = gate;
+        this.shared = shared;
+    }
+
+    /** A checkpoint location with shared state. */
+    static MemoryStreamFactory withSharedState() {
+        return new MemoryStreamFactory(null, true);
+    }
+
+    @Override
+    public boolean supportsSharedState() {
+        return shared;
+    }
+
+    @Override
+    public CheckpointStateOutputStream createSharedOutputStream() {
+        if (!shared) {
+            throw new UnsupportedOperationException("no shared state");
+        }
+        sharedCreated.incrementAndGet();
+        return createOutputStream();
     }
 
     @Override
@@ -66,7 +94,10 @@ final class MemoryStreamFactory implements CheckpointStreamFactory {
 
             @Override
             public StreamStateHandle closeAndGetHandle() {
-                return new StreamStateHandle.ByteStreamStateHandle(bytes.toByteArray());
+                java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                byte[] data = bytes.toByteArray();
+                crc.update(data);
+                return new StreamStateHandle.ByteStreamStateHandle(data, java.util.OptionalInt.of((int) crc.getValue()));
             }
 
             @Override

@@ -253,13 +253,6 @@ class RocksDBKeyedStateBackendTest {
         assertThat(Files.exists(b.directory())).isFalse();
     }
 
-    @Test
-    void incrementalCheckpointsAreRejectedWithAClearError() {
-        assertThatThrownBy(() -> new RocksDBStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters("job", "op", 0,
-                MAX_PARALLELISM, new KeyGroupRange(0, 9), new RowSerializer(KEY_SCHEMA), List.of(),
-                Configuration.empty().with("state.backend.incremental", true))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("state.backend.incremental=true");
-    }
 
     @Test
     void unregisteredRestoredStateIsCarriedIntoTheNextSnapshot() throws Exception {
