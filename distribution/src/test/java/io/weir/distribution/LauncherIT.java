@@ -143,13 +143,14 @@ class LauncherIT {
 
     /**
      * The same failure example on the RocksDB backend inside Felix: the native library loads from the
-     * embedded rocksdbjni, the job restores from a RocksDB checkpoint and commits exactly once.
+     * embedded rocksdbjni, the job restores from an incremental RocksDB checkpoint and commits exactly once.
      */
     @Test
     void readmeFailureExampleOnRocksDbLoadsTheNativeLibraryInFelixAndCommitsExactlyOnce() throws Exception {
         Path examples = copyOfExamples();
         List<String> args = new ArrayList<>(readmeFailureExampleArguments());
-        args.addAll(List.of("--set", "state.backend.type=rocksdb", "--set", "state.backend.rocksdb.localdir=" + work.resolve("rocksdb")));
+        args.addAll(List.of("--set", "state.backend.type=rocksdb", "--set", "state.backend.incremental=true",
+                "--set", "state.backend.rocksdb.localdir=" + work.resolve("rocksdb")));
 
         Run run = weir(examples.getParent(), Duration.ofMinutes(2), args.toArray(String[]::new));
 

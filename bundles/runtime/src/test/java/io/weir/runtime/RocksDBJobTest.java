@@ -74,6 +74,46 @@ class RocksDBJobTest {
         assertThat(tmp.resolve("rocksdb")).isEmptyDirectory();
     }
 
+    @Test
+    void incrementalCheckpointsWithAFailureInjectedAreExactlyOnceAndReuseFilesOfEarlierCheckpoints() throws Exception {
+        Path out = tmp.resolve("out");
+        JobRun run = JobRun.run(engine, FlightData.job(tmp.resolve("checkpoints"), 1, 3000, 1, out), tmp,
+                onBackend("rocksdb", "state.backend.incremental", "true",
+                        "execution.checkpointing.num-retained", "2",
+                        "debug.inject-failure.operator", "per-origin",
+                        "debug.inject-failure.after-records", "800",
+                        "debug.inject-failure.after-checkpoints", "2"));
+
+        assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(run.result.restarts()).isEqualTo(1);
+        FlightData.assertExactlyOnce(out, FlightData.groundTruth(3000));
+        // some checkpoint of the keyed subtasks referenced SST files an earlier checkpoint had uploaded
+        assertThat(run.completed).anySatisfy(c -> assertThat(c.subtasks().entrySet()).anySatisfy(e -> {
+            assertThat(e.getKey().vertexId()).isEqualTo("per-origin");
+            assertThat(e.getValue().checkpointedSizeBytes()).isLessThan(e.getValue().stateSizeBytes());
+        }));
+        // shared files left are exactly those the retained checkpoints refer to (none once the job directory is gone)
+        Path shared = tmp.resolve("checkpoints/flight-delays/shared");
+        if (java.nio.file.Files.exists(shared)) {
+            java.util.Set<String> referenced = new java.util.HashSet<>();
+            io.weir.storage.fs.FsCheckpointStorage storage = new io.weir.storage.fs.FsCheckpointStorage(tmp.resolve("checkpoints"),
+                    "flight-delays");
+            for (String pointer : storage.findRetainedCheckpoints(2)) {
+                storage.loadCheckpoint(pointer).operatorStates().values().forEach(op -> op.subtaskStates().values()
+                        .forEach(st -> st.sharedFiles().forEach(f -> {
+                            if (f.registryKey() != null) { // SST files of at most 4 KB are kept inline in _metadata
+                                referenced.add(f.registryKey());
+                            }
+                        })));
+            }
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(shared)) {
+                assertThat(files.filter(java.nio.file.Files::isRegularFile).map(p -> p.toAbsolutePath().normalize().toString())
+                        .toList()).containsExactlyInAnyOrderElementsOf(referenced);
+            }
+        }
+        assertThat(tmp.resolve("rocksdb")).isEmptyDirectory();
+    }
+
     /** A submitted job and what it reported. */
     private static final class Submitted implements JobListener {
         final List<CompletedCheckpointStats> completed = new CopyOnWriteArrayList<>();
