@@ -40,6 +40,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
     private final Map<String, SharedFileHandle> reusable;
     private final CheckpointStreamFactory streams;
     private final Consumer<Map<String, SharedFileHandle>> onWritten;
+    private final RocksDBKeyedStateBackend.SnapshotLease lease;
     private final String context;
 
     /**
@@ -47,10 +48,11 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
      * @param columns state name → kind of every column family in it
      * @param reusable SST name → handle: the shared files of the last completed checkpoint of this backend
      * @param onWritten receives SST name → handle of every shared file this snapshot references
+     * @param lease released when done, so a closed backend deletes its working directory only then
      */
     IncrementalSnapshotWriter(long checkpointId, KeyGroupRange range, Path checkpointDirectory, Map<String, StateKind> columns,
             Map<String, SharedFileHandle> reusable, CheckpointStreamFactory streams,
-            Consumer<Map<String, SharedFileHandle>> onWritten, String context) {
+            Consumer<Map<String, SharedFileHandle>> onWritten, RocksDBKeyedStateBackend.SnapshotLease lease, String context) {
         this.checkpointId = checkpointId;
         this.range = range;
         this.checkpointDirectory = checkpointDirectory;
@@ -58,6 +60,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
         this.reusable = Map.copyOf(reusable);
         this.streams = streams;
         this.onWritten = onWritten;
+        this.lease = lease;
         this.context = context;
     }
 
@@ -114,6 +117,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
                     + ") failed: " + e, e);
         } finally {
             RocksDBKeyedStateBackend.deleteRecursively(checkpointDirectory, context);
+            lease.release();
         }
     }
 

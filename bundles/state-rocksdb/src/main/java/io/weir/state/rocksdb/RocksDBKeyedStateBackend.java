@@ -319,8 +319,13 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         }
         Map<String, StateKind> kinds = new LinkedHashMap<>();
         columns.values().forEach(c -> kinds.put(c.name(), c.kind()));
+        SnapshotLease lease;
+        synchronized (lifecycle) {
+            leases++;
+            lease = new SnapshotLease(null); // keeps the working directory (and chk-<id>/ in it) until uploaded
+        }
         return new IncrementalSnapshotWriter(checkpointId, range, target, kinds, confirmed, streams,
-                files -> pendingShared.put(checkpointId, files), context);
+                files -> pendingShared.put(checkpointId, files), lease, context);
     }
 
     /** From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots. */
@@ -409,7 +414,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         }
     }
 
-    /** A RocksDB snapshot a {@link CanonicalSnapshotWriter} reads; keeps the DB open until released. */
+    /**
+     * Keeps the DB and the working directory until released: a RocksDB snapshot a {@link CanonicalSnapshotWriter}
+     * reads, or (snapshot null) a native checkpoint an {@link IncrementalSnapshotWriter} uploads.
+     */
     final class SnapshotLease {
         private final Snapshot snapshot;
         // Guarded by lifecycle.
@@ -435,8 +443,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
                     return;
                 }
                 released = true;
-                db.releaseSnapshot(snapshot);
-                snapshot.close();
+                if (snapshot != null) {
+                    db.releaseSnapshot(snapshot);
+                    snapshot.close();
+                }
                 leases--;
                 last = closed && leases == 0;
             }

@@ -186,6 +186,28 @@ class RocksDBIncrementalSnapshotTest {
     }
 
     @Test
+    void closeDuringAnUploadKeepsTheWorkingDirectoryUntilTheUploadIsDone() throws Exception {
+        RocksDBKeyedStateBackend b = (RocksDBKeyedStateBackend) rocks(ALL, List.of());
+        put(b, 0, KEYS, "v");
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        MemoryStreamFactory streams = new MemoryStreamFactory(gate, true);
+        var async = b.snapshot(1, streams);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            var written = pool.submit(async::write);
+            assertThat(streams.writing.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            b.close();
+            assertThat(b.directory()).as("kept while the SST files are uploaded").exists();
+            gate.countDown();
+            KeyGroupsStateHandle handle = written.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(b.directory()).as("deleted once the upload is done").doesNotExist();
+            assertValues(rocks(ALL, List.of(handle)), 0, KEYS, "v");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void nativeCheckpointAndDownloadDirectoriesAreDeletedOnceUsed() throws Exception {
         RocksDBKeyedStateBackend b = (RocksDBKeyedStateBackend) rocks(ALL, List.of());
         put(b, 0, 100, "v");
