@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the checkpoint benchmark (PROTOCOL.md §5) on the embedded engine.
 #   benchmarks/run.sh VARIANT [--duration-s=N] [--warmup-s=N] [--checkpoint-dir=DIR] [--set key=value]...
-#   benchmarks/run.sh --list
+#   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
 # Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
 # Builds the module (and what it depends on) first when its jar or class path file is missing.
 # Environment: JAVA_OPTS adds JVM flags (e.g. a JFR recording); WEIR_LOG_LEVEL sets the io.weir

@@ -21,6 +21,10 @@ import java.util.Optional;
 public record Variant(String name, String description, double rate, int recordSizeBytes, long keys,
         long sleepMsPerRecord, long checkpointIntervalMs, int defaultDurationS, java.util.Map<String, String> config) {
 
+    /** The job configuration of the {@code rocksdb-*} variants (Flink 2.3's reference jobs of the same names). */
+    private static final java.util.Map<String, String> ROCKSDB_INCREMENTAL = java.util.Map.of(
+            "state.backend.type", "rocksdb", "state.backend.incremental", "true");
+
     /** The variants, in {@code --list} order. Immutable. */
     public static final List<Variant> ALL = List.of(
             new Variant("nobp", "no backpressure: 2000 rec/s of 1 KB, 16 keys, checkpoint every 5 s (PROTOCOL.md §5)",
@@ -35,7 +39,13 @@ public record Variant(String name, String description, double rate, int recordSi
             new Variant("throughput-16", "unlimited rate, 100-byte records, 16 keys, checkpoint every 1 s",
                     0, 100, 16, 0, 1000, 20, java.util.Map.of()),
             new Variant("throughput-100k", "unlimited rate, 100-byte records, 100,000 keys, checkpoint every 1 s",
-                    0, 100, 100_000, 0, 1000, 20, java.util.Map.of()));
+                    0, 100, 100_000, 0, 1000, 20, java.util.Map.of()),
+            new Variant("rocksdb-nobp", "as nobp, keyed state in RocksDB with incremental checkpoints",
+                    2000, 1000, 16, 0, 5000, 30, ROCKSDB_INCREMENTAL),
+            new Variant("rocksdb-throughput-16", "as throughput-16, keyed state in RocksDB with incremental checkpoints",
+                    0, 100, 16, 0, 1000, 20, ROCKSDB_INCREMENTAL),
+            new Variant("rocksdb-throughput-100k", "as throughput-100k, keyed state in RocksDB with incremental checkpoints",
+                    0, 100, 100_000, 0, 1000, 20, ROCKSDB_INCREMENTAL));
 
     /** @throws IllegalArgumentException naming the variant and the value out of range */
     public Variant {

@@ -141,6 +141,28 @@ class LauncherIT {
         assertExactlyOnce(examples.resolve("out/flight-delays"), groundTruth(examples.resolve("data/flights-20k.json")));
     }
 
+    /**
+     * The same failure example on the RocksDB backend inside Felix: the native library loads from the
+     * embedded rocksdbjni, the job restores from an incremental RocksDB checkpoint and commits exactly once.
+     */
+    @Test
+    void readmeFailureExampleOnRocksDbLoadsTheNativeLibraryInFelixAndCommitsExactlyOnce() throws Exception {
+        Path examples = copyOfExamples();
+        List<String> args = new ArrayList<>(readmeFailureExampleArguments());
+        args.addAll(List.of("--set", "state.backend.type=rocksdb", "--set", "state.backend.incremental=true",
+                "--set", "state.backend.rocksdb.localdir=" + work.resolve("rocksdb")));
+
+        Run run = weir(examples.getParent(), Duration.ofMinutes(2), args.toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).as(run.toString())
+                .containsPattern("Restoring job flight-delays from checkpoint \\d+")
+                .contains("Job flight-delays FINISHED");
+        assertExactlyOnce(examples.resolve("out/flight-delays"), groundTruth(examples.resolve("data/flights-20k.json")));
+        // the RocksDB backend created its working directories there (so it ran, native library and all) and deleted them
+        assertThat(work.resolve("rocksdb")).as(run.toString()).isEmptyDirectory();
+    }
+
     @Test
     void failureInjectionThatCannotFirePrintsAWarningNamingTheOption() throws Exception {
         Path examples = copyOfExamples();

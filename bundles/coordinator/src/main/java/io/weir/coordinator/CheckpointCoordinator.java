@@ -345,7 +345,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
                 context.storage().recordSavepoint(id, cp.externalPointer());
                 restorer.savepointCompleted(cp);
             } else {
-                context.store().addCheckpointAndSubsumeOldest(cp, discarder::discardSubsumed);
+                discarder.addToStore(context.store(), cp);
             }
         } catch (Exception e) {
             abort(p, CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE, new IllegalStateException(

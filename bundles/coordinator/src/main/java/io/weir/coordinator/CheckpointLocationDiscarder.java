@@ -1,18 +1,25 @@
 package io.weir.coordinator;
 
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.ha.CompletedCheckpointStore;
 import io.weir.core.storage.CheckpointStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Discards a checkpoint's storage location (aborted, expired, late-acked or subsumed checkpoints,
- * PROTOCOL.md §2). Never throws: a failure is logged with the job and checkpoint id, since a
- * leftover directory must not disturb checkpointing. Stateless; called on the checkpoint timer
- * thread (also during a restore).
+ * PROTOCOL.md §2), and the shared files of incremental checkpoints through the {@link SharedStateRegistry}:
+ * a completed checkpoint's shared files are counted before it enters the completed store
+ * ({@link #addToStore}); when the store subsumes it, the files no retained checkpoint refers to any more
+ * are deleted, never one still referred to; an aborted checkpoint's own shared files are deleted unless a
+ * retained checkpoint refers to them. Discarding never throws: a failure is logged with the job and
+ * checkpoint id, since a leftover file must not disturb checkpointing. Called on the checkpoint timer
+ * thread only (also during a restore), which confines the registry.
  */
 final class CheckpointLocationDiscarder {
     /** The coordinator's category, so log lines and their configuration stay as they were before the split. */
@@ -20,6 +27,8 @@ final class CheckpointLocationDiscarder {
 
     private final String jobName;
     private final CheckpointStorage storage;
+    // Timer thread only.
+    private final SharedStateRegistry registry = new SharedStateRegistry();
 
     /**
      * @param jobName the job, for log lines
@@ -30,18 +39,83 @@ final class CheckpointLocationDiscarder {
         this.storage = Objects.requireNonNull(storage, "storage");
     }
 
-    /** Discards the location of checkpoint {@code checkpointId}; a failure is logged at warn. */
+    /**
+     * Discards the location of checkpoint {@code checkpointId} (not completed, or refused by the store) and the
+     * shared files it wrote that no retained checkpoint refers to; a failure is logged at warn.
+     */
     void discard(long checkpointId) {
         try {
             storage.discardCheckpoint(checkpointId);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not discard checkpoint {} of job {}", checkpointId, jobName, e);
         }
+        try {
+            storage.discardSharedStateOf(checkpointId, registry.referenced());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not discard the shared state of checkpoint {} of job {}", checkpointId, jobName, e);
+        }
     }
 
-    /** The completed store's subsume callback: discards the location of {@code subsumed}. */
+    /**
+     * Registers {@code checkpoint}'s shared files, then adds it to {@code store}, whose subsumed checkpoints
+     * come to {@link #discardSubsumed}. If the store refuses it, the registration is undone (the caller aborts
+     * the checkpoint, which discards its files).
+     *
+     * @throws Exception what the store throws
+     */
+    void addToStore(CompletedCheckpointStore store, CompletedCheckpoint checkpoint) throws Exception {
+        registry.register(checkpoint.metadata());
+        try {
+            store.addCheckpointAndSubsumeOldest(checkpoint, this::discardSubsumed);
+        } catch (Exception e) {
+            registry.unregister(checkpoint.metadata());
+            throw e;
+        }
+    }
+
+    /**
+     * The completed store's subsume callback: discards the location of {@code subsumed} and the shared files
+     * no retained checkpoint refers to any more.
+     */
     void discardSubsumed(CompletedCheckpoint subsumed) {
         LOG.debug("Checkpoint {} of job {} subsumed; discarding it", subsumed.checkpointId(), jobName);
-        discard(subsumed.checkpointId());
+        List<StreamStateHandle> unreferenced;
+        try {
+            unreferenced = registry.unregister(subsumed.metadata());
+        } catch (IllegalStateException e) {
+            // never registered here: its shared files are unknown, so none is deleted (a later restore collects them)
+            LOG.warn("Subsumed checkpoint {} of job {}: {}; its shared files are kept", subsumed.checkpointId(), jobName,
+                    e.getMessage());
+            unreferenced = List.of();
+        }
+        try {
+            storage.discardCheckpoint(subsumed.checkpointId());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not discard checkpoint {} of job {}", subsumed.checkpointId(), jobName, e);
+        }
+        for (StreamStateHandle file : unreferenced) {
+            try {
+                storage.discardSharedFile(file);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not delete shared file {} of job {} (no retained checkpoint refers to it)", file, jobName, e);
+            }
+        }
+    }
+
+    /**
+     * Deletes the shared files no registered (retained) checkpoint refers to: what a killed run left. Called
+     * once the retained checkpoints of a resumed job are registered.
+     */
+    void discardUnreferencedSharedState() {
+        try {
+            storage.discardUnreferencedSharedState(registry.referenced());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Could not remove unreferenced shared state of job {}", jobName, e);
+        }
+    }
+
+    /** @return the registry (tests) */
+    SharedStateRegistry registry() {
+        return registry;
     }
 }

@@ -188,17 +188,19 @@ final class CheckpointRestorer {
     private CompletedCheckpoint loadRetained(List<String> pointers) throws Exception {
         for (int i = pointers.size() - 1; i >= 1; i--) {
             try {
-                store.addCheckpointAndSubsumeOldest(load(pointers.get(i)), discarder::discardSubsumed);
+                discarder.addToStore(store, load(pointers.get(i)));
             } catch (IOException e) {
                 LOG.warn("Older checkpoint {} of job {} is not kept as retained: {}", pointers.get(i), jobName, e.getMessage());
             }
         }
         CompletedCheckpoint latest = load(pointers.get(0));
-        store.addCheckpointAndSubsumeOldest(latest, discarder::discardSubsumed);
+        discarder.addToStore(store, latest);
         // what a killed run left beyond the retained ones (older complete ones, incomplete ones) would stay forever
         Set<Long> keep = new java.util.HashSet<>();
         store.getAllCheckpoints().forEach(cp -> keep.add(cp.checkpointId()));
         storage.discardAllExcept(keep);
+        // likewise shared files of incremental checkpoints that no retained checkpoint refers to
+        discarder.discardUnreferencedSharedState();
         return latest;
     }
 

@@ -43,14 +43,14 @@ public record OperatorSubtaskState(List<OperatorStateHandle> operatorState, List
         return n;
     }
 
-    /** @return the total bytes of all handles */
+    /** @return the total bytes of all handles, with every shared file a keyed handle references (the full size) */
     public long stateSize() {
         long size = 0;
         for (OperatorStateHandle h : operatorState) {
             size += h.delegate().size();
         }
         for (KeyGroupsStateHandle h : keyedState) {
-            size += h.delegate().size();
+            size += h.stateSize();
         }
         for (ChannelStateHandle h : inputChannelState) {
             size += h.delegate().size();
@@ -59,5 +59,27 @@ public record OperatorSubtaskState(List<OperatorStateHandle> operatorState, List
             size += h.delegate().size();
         }
         return size;
+    }
+
+    /**
+     * @param checkpointId the checkpoint this state was written for
+     * @return the bytes that checkpoint wrote: {@link #stateSize()} without the shared files that earlier
+     *         checkpoints uploaded (equal to it unless keyed state is incremental)
+     */
+    public long checkpointedSize(long checkpointId) {
+        long size = stateSize();
+        for (KeyGroupsStateHandle h : keyedState) {
+            size -= h.stateSize() - h.checkpointedSize(checkpointId);
+        }
+        return size;
+    }
+
+    /** @return every shared file the keyed state references */
+    public List<SharedFileHandle> sharedFiles() {
+        List<SharedFileHandle> files = new java.util.ArrayList<>();
+        for (KeyGroupsStateHandle h : keyedState) {
+            files.addAll(h.sharedFiles());
+        }
+        return files;
     }
 }

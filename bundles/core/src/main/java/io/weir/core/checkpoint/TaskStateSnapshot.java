@@ -17,4 +17,9 @@ public record TaskStateSnapshot(Map<String, OperatorSubtaskState> subtaskStates)
     public long stateSize() {
         return subtaskStates.values().stream().mapToLong(OperatorSubtaskState::stateSize).sum();
     }
+
+    /** @return the bytes checkpoint {@code checkpointId} wrote (shared files of earlier checkpoints not counted) */
+    public long checkpointedSize(long checkpointId) {
+        return subtaskStates.values().stream().mapToLong(s -> s.checkpointedSize(checkpointId)).sum();
+    }
 }

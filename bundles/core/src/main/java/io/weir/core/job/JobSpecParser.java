@@ -77,6 +77,9 @@ public final class JobSpecParser {
         for (ConfigOption<?> o : ExecutionOptions.all()) {
             OPTIONS.put(o.key(), o);
         }
+        for (ConfigOption<?> o : io.weir.core.config.StateBackendOptions.all()) {
+            OPTIONS.put(o.key(), o);
+        }
     }
 
     private final PluginRegistry plugins;

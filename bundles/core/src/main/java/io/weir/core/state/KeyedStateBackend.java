@@ -37,6 +37,18 @@ public interface KeyedStateBackend extends KeyedStateStore, AutoCloseable {
      */
     AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws Exception;
 
+    /**
+     * Checkpoint {@code checkpointId} completed (task thread, after the operators were told). An incremental
+     * backend may from now on reference the shared files of that checkpoint in later ones. The default does
+     * nothing.
+     */
+    default void notifyCheckpointComplete(long checkpointId) {
+    }
+
+    /** Checkpoint {@code checkpointId} was aborted (task thread). The default does nothing. */
+    default void notifyCheckpointAborted(long checkpointId) {
+    }
+
     /** Releases memory; the backend is unusable afterwards. */
     @Override
     void close();

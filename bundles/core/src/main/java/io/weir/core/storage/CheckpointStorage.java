@@ -195,4 +195,37 @@ public interface CheckpointStorage {
      */
     default void discardAllExcept(java.util.Set<Long> keep) throws IOException {
     }
+
+    /**
+     * Deletes one shared file (docs/checkpoint-format.md, "Shared state") that no retained checkpoint refers to
+     * any more. Only the coordinator's shared-state registry calls this. The default deletes nothing.
+     *
+     * @param file the file's handle as the metadata names it
+     * @throws IOException naming the file if it exists and cannot be deleted
+     */
+    default void discardSharedFile(io.weir.core.checkpoint.StreamStateHandle file) throws IOException {
+    }
+
+    /**
+     * Deletes the shared files written by checkpoint {@code checkpointId} (aborted, expired, or a late
+     * acknowledgement of one) except those in {@code referenced}. The default deletes nothing.
+     *
+     * @param referenced registry keys ({@link io.weir.core.checkpoint.SharedFileHandle#registryKey()}) of the
+     *        files retained checkpoints refer to
+     * @throws IOException if the location cannot be listed; a file that cannot be deleted is logged and skipped
+     */
+    default void discardSharedStateOf(long checkpointId, java.util.Set<String> referenced) throws IOException {
+    }
+
+    /**
+     * Deletes every shared file of this job not in {@code referenced}: what a killed run left (files of
+     * checkpoints that never completed, or that were subsumed while the process died). Called when a job
+     * resumes, after the retained checkpoints are registered, before any new checkpoint starts. The default
+     * deletes nothing.
+     *
+     * @param referenced registry keys of the files the retained checkpoints refer to
+     * @throws IOException if the location cannot be listed; a file that cannot be deleted is logged and skipped
+     */
+    default void discardUnreferencedSharedState(java.util.Set<String> referenced) throws IOException {
+    }
 }

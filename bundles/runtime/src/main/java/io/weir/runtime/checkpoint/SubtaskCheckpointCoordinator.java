@@ -199,9 +199,9 @@ public final class SubtaskCheckpointCoordinator {
             }
             long asyncMs = (System.nanoTime() - asyncStart) / 1_000_000;
             SubtaskCheckpointMetrics metrics = new SubtaskCheckpointMetrics(System.currentTimeMillis(), alignment.startDelayMs(),
-                    alignment.alignmentDurationNanos() / 1_000_000, syncMs, asyncMs, snapshot.stateSize(), persisted,
+                    alignment.alignmentDurationNanos() / 1_000_000, syncMs, asyncMs, snapshot.checkpointedSize(id), persisted,
                     alignment.processedBytesDuringAlignment() + inputState.processedBytes(),
-                    barrier.options().isUnaligned() || persisted > 0);
+                    barrier.options().isUnaligned() || persisted > 0, snapshot.stateSize());
             responder.acknowledgeCheckpoint(taskId, id, metrics, snapshot);
         } catch (Throwable e) {
             LOG.warn("Task {} of job {} failed the asynchronous part of checkpoint {}", taskId, jobName, id, e);
@@ -232,6 +232,10 @@ public final class SubtaskCheckpointCoordinator {
         Exception first = null;
         for (SnapshotParticipant p : participants) {
             try {
+                if (p.keyedState() != null) {
+                    // before the operator: from here on the backend may reuse this checkpoint's shared files
+                    p.keyedState().notifyCheckpointComplete(id);
+                }
                 p.listener().notifyCheckpointComplete(id);
             } catch (Exception e) {
                 LOG.error("Operator {} of task {} (job {}) failed in notifyCheckpointComplete({}); the other operators are still notified",
@@ -259,6 +263,9 @@ public final class SubtaskCheckpointCoordinator {
         }
         for (SnapshotParticipant p : participants) {
             try {
+                if (p.keyedState() != null) {
+                    p.keyedState().notifyCheckpointAborted(id);
+                }
                 p.listener().notifyCheckpointAborted(id);
             } catch (Exception e) {
                 LOG.warn("Operator {} of task {} (job {}) failed in notifyCheckpointAborted({})", p.operatorId(), taskId, jobName, id, e);

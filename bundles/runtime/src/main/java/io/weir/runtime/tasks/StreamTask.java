@@ -217,7 +217,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 KeyGroupRange range = KeyGroupAssignment.rangeForSubtask(maxParallelism, v.parallelism(), taskId().subtaskIndex());
                 keyed = services.stateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(deployment.jobName(), v.id(),
                         taskId().subtaskIndex(), maxParallelism, range, new RowSerializer(deployment.headKeySelector().keySchema()),
-                        restore.keyedState()));
+                        restore.keyedState(), deployment.config()));
                 keyedBackends.add(keyed);
             }
             StreamOperator op = switch (v.kind()) {

@@ -65,6 +65,10 @@ public final class CheckpointStateVerifier {
                 }
                 for (KeyGroupsStateHandle h : s.keyedState()) {
                     verify(h.delegate(), owner + ", keyed state of key groups " + h.range().start() + "-" + h.range().end(), metadataFile, counter);
+                    for (io.weir.core.checkpoint.SharedFileHandle f : h.sharedFiles()) {
+                        verify(f.handle(), owner + ", shared file " + f.name() + " (of checkpoint " + f.uploadedBy()
+                                + ") of key groups " + h.range().start() + "-" + h.range().end(), metadataFile, counter);
+                    }
                 }
                 for (ChannelStateHandle h : s.inputChannelState()) {
                     verify(h.delegate(), owner + ", in-flight data of input channel " + h.channel(), metadataFile, counter);

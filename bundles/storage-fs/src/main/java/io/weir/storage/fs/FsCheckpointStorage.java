@@ -1,6 +1,7 @@
 package io.weir.storage.fs;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.StreamStateHandle;
 import io.weir.core.storage.CheckpointStorage;
 import io.weir.core.storage.CheckpointStreamFactory;
 import org.slf4j.Logger;
@@ -8,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
@@ -33,6 +35,8 @@ import java.util.regex.Pattern;
  * <pre>
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/&lt;uuid&gt;        state files, written by tasks
  * &lt;dir&gt;/&lt;job&gt;/chk-&lt;id&gt;/_metadata     written last by {@link #finalizeCheckpoint}; its presence = complete
+ * &lt;dir&gt;/&lt;job&gt;/shared/chk-&lt;id&gt;/&lt;uuid&gt; shared files (incremental checkpoints) written for checkpoint id,
+ *                                     deleted by the coordinator's SharedStateRegistry when unreferenced
  * &lt;dir&gt;/&lt;job&gt;/_run.lock                 locked by the running job ({@link #lockRun()})
  * &lt;target&gt;/savepoint-&lt;job&gt;-&lt;6 hex&gt;/  a savepoint ({@link #initSavepoint}): its state files and _metadata
  * </pre>
@@ -50,6 +54,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     public static final String METADATA_IN_PROGRESS_FILE = "_metadata.inprogress";
     /** Prefix of a checkpoint directory; the id follows in decimal. */
     public static final String CHECKPOINT_DIR_PREFIX = "chk-";
+    /** Directory of shared state files (incremental checkpoints) in the job directory: {@code shared/chk-<id>/<uuid>}. */
+    public static final String SHARED_DIR = "shared";
     /** In a final checkpoint's directory: every sink committed it and the job finished. */
     public static final String FINISHED_FILE = "_finished";
 
@@ -115,6 +121,95 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         return jobDirectory.resolve(CHECKPOINT_DIR_PREFIX + checkpointId);
     }
 
+    /** @return where checkpoint {@code checkpointId} writes its shared files: {@code <job>/shared/chk-<id>/} */
+    public Path sharedDirectory(long checkpointId) {
+        return jobDirectory.resolve(SHARED_DIR).resolve(CHECKPOINT_DIR_PREFIX + checkpointId);
+    }
+
+    /**
+     * Deletes the file (and its {@code shared/chk-<id>/} directory once empty); a missing file is not an error.
+     *
+     * @throws IOException naming the file if it cannot be deleted
+     */
+    @Override
+    public void discardSharedFile(StreamStateHandle file) throws IOException {
+        if (!(file instanceof StreamStateHandle.FileStateHandle f)) {
+            return; // inline bytes live in the metadata
+        }
+        Path path = Path.of(f.path());
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new IOException("cannot delete shared state file " + path + " of job " + jobName + ": " + e, e);
+        }
+        deleteIfEmpty(path.getParent());
+    }
+
+    /** {@inheritDoc} <p>Deletes in {@code shared/chk-<id>/}. */
+    @Override
+    public void discardSharedStateOf(long checkpointId, java.util.Set<String> referenced) throws IOException {
+        int removed = discardSharedExcept(sharedDirectory(checkpointId), referenced);
+        if (removed > 0) {
+            LOG.debug("Removed {} shared state files of checkpoint {} of job {}", removed, checkpointId, jobName);
+        }
+    }
+
+    /** {@inheritDoc} <p>Deletes in every {@code shared/chk-<id>/}. */
+    @Override
+    public void discardUnreferencedSharedState(java.util.Set<String> referenced) throws IOException {
+        Path shared = jobDirectory.resolve(SHARED_DIR);
+        if (!Files.isDirectory(shared)) {
+            return;
+        }
+        int removed = 0;
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(shared)) {
+            for (Path dir : dirs) {
+                removed += discardSharedExcept(dir, referenced);
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot list shared state directory " + shared + " of job " + jobName + ": " + e, e);
+        }
+        if (removed > 0) {
+            LOG.info("Removed {} shared state files of job {} that no retained checkpoint refers to", removed, jobName);
+        }
+    }
+
+    private int discardSharedExcept(Path dir, java.util.Set<String> referenced) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int removed = 0;
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            entries.forEach(files::add);
+        } catch (IOException e) {
+            throw new IOException("cannot list shared state directory " + dir + " of job " + jobName + ": " + e, e);
+        }
+        for (Path file : files) {
+            if (referenced.contains(file.toAbsolutePath().normalize().toString())) {
+                continue;
+            }
+            try {
+                Files.deleteIfExists(file);
+                removed++;
+            } catch (IOException e) {
+                LOG.warn("Cannot delete unreferenced shared state file {} of job {}: {}", file, jobName, e.toString());
+            }
+        }
+        deleteIfEmpty(dir);
+        return removed;
+    }
+
+    private static void deleteIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (DirectoryNotEmptyException e) {
+            // still referenced files in it
+        } catch (IOException e) {
+            LOG.debug("Cannot delete shared state directory {}: {}", dir, e.toString());
+        }
+    }
+
     /** Creates {@code chk-<id>/}; calling it again for the same id is harmless. */
     @Override
     public CheckpointStreamFactory initCheckpoint(long checkpointId) throws IOException {
@@ -169,7 +264,9 @@ public final class FsCheckpointStorage implements CheckpointStorage {
      */
     @Override
     public CheckpointStreamFactory resolveCheckpoint(long checkpointId) {
-        return new FsCheckpointStreamFactory(location(checkpointId), context(checkpointId));
+        return savepointLocations.containsKey(checkpointId)
+                ? new FsCheckpointStreamFactory(location(checkpointId), context(checkpointId))
+                : new FsCheckpointStreamFactory(location(checkpointId), context(checkpointId), sharedDirectory(checkpointId));
     }
 
     /**

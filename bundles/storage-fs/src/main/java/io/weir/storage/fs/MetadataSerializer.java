@@ -2,6 +2,7 @@ package io.weir.storage.fs;
 
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.SharedFileHandle;
 import io.weir.core.checkpoint.MasterState;
 import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorStateHandle;
@@ -41,12 +42,13 @@ public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
     /**
-     * The format version this class writes, and the newest it reads. Version 5 added the handle kind that
+     * The format version this class writes, and the newest it reads. Version 6 added the shared files of
+     * keyed state handles (incremental checkpoints: name, uploading checkpoint id, stream handle); version 5 added the handle kind that
      * names its file relative to the {@code _metadata}'s directory (relocatable checkpoints and savepoints);
      * 4 added the handle kinds that carry a CRC32 of the state stream; 3 added master states; 2 added
      * channel state.
      */
-    public static final int CURRENT_VERSION = 5;
+    public static final int CURRENT_VERSION = 6;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
@@ -190,6 +192,13 @@ public final class MetadataSerializer {
                     out.writeInt(h.range().end());
                     writeLongs(h.offsets(), out);
                     writeStreamHandle(h.delegate(), where, base, out);
+                    // version 6: shared files (incremental keyed state), in the handle's order
+                    out.writeInt(h.sharedFiles().size());
+                    for (SharedFileHandle f : h.sharedFiles()) {
+                        writeString(f.name(), out);
+                        out.writeLong(f.uploadedBy());
+                        writeStreamHandle(f.handle(), where, base, out);
+                    }
                 }
                 writeChannelState(e.getValue().inputChannelState(), where, base, out);
                 writeChannelState(e.getValue().resultSubpartitionState(), where, base, out);
@@ -258,7 +267,18 @@ public final class MetadataSerializer {
                 List<KeyGroupsStateHandle> keyed = new ArrayList<>(keyedCount);
                 for (int h = 0; h < keyedCount; h++) {
                     KeyGroupRange range = new KeyGroupRange(in.readInt(), in.readInt());
-                    keyed.add(new KeyGroupsStateHandle(range, readLongs(in), readStreamHandle(in, version, base)));
+                    long[] offsets = readLongs(in);
+                    StreamStateHandle delegate = readStreamHandle(in, version, base);
+                    List<SharedFileHandle> shared = new ArrayList<>();
+                    if (version >= 6) {
+                        int sharedCount = readCount(in, "shared file count");
+                        for (int f = 0; f < sharedCount; f++) {
+                            String name = readString(in);
+                            long uploadedBy = in.readLong();
+                            shared.add(new SharedFileHandle(name, readStreamHandle(in, version, base), uploadedBy));
+                        }
+                    }
+                    keyed.add(new KeyGroupsStateHandle(range, offsets, delegate, shared));
                 }
                 List<ChannelStateHandle> input = version >= 2 ? readChannelState(in, version, base) : List.of();
                 List<ChannelStateHandle> output = version >= 2 ? readChannelState(in, version, base) : List.of();

@@ -128,10 +128,49 @@ class MetadataGoldenFilesTest {
     }
 
     @Test
+    void version6IsReadWithTheSharedFilesOfIncrementalKeyedState() throws Exception {
+        CheckpointMetadata m = serializer.deserialize(golden("v6.metadata"), "/data/job/chk-6/_metadata");
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("""
+                6 golden-job 1700000000789 false
+                counter 2 128
+                  0
+                    keyed KeyGroupRange[start=0, end=1][0, 0] file /data/job/chk-6/p-uuid 300 bytes crc32=0000002A
+                      shared 000009.sst of checkpoint 4 file /data/job/shared/chk-4/s-uuid 70000 bytes crc32=CAFEBABE
+                      shared 000012.sst of checkpoint 6 inline[7, 7] crc32=00000005
+                  1
+                    keyed KeyGroupRange[start=2, end=2][8] file /data/job/chk-6/q-uuid 8 bytes crc32=00000001
+                """);
+    }
+
+    @Test
     void theWriterStillProducesTheCurrentVersionsGoldenBytes() throws Exception {
-        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(5);
-        assertThat(serializer.serialize(version5Sample(), java.nio.file.Path.of(VERSION5_DIRECTORY)))
-                .isEqualTo(golden("v5.metadata"));
+        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(6);
+        assertThat(serializer.serialize(version6Sample(), java.nio.file.Path.of(VERSION6_DIRECTORY)))
+                .isEqualTo(golden("v6.metadata"));
+    }
+
+    /** Where {@link #version6Sample()}'s {@code _metadata} was written. */
+    static final String VERSION6_DIRECTORY = "/data/job/chk-6";
+
+    /**
+     * What {@code v6.metadata} holds: an incremental keyed handle (offsets 0, a private stream inside the
+     * checkpoint directory, written relative) with two shared files, one outside the checkpoint directory
+     * (absolute, kind 3) uploaded by checkpoint 4 and one inline uploaded by checkpoint 6 itself; and a plain
+     * keyed handle, whose shared file count is 0.
+     */
+    static CheckpointMetadata version6Sample() {
+        KeyGroupsStateHandle incremental = new KeyGroupsStateHandle(new KeyGroupRange(0, 1), new long[2],
+                new FileStateHandle(VERSION6_DIRECTORY + "/p-uuid", 300, OptionalInt.of(42)), List.of(
+                        new io.weir.core.checkpoint.SharedFileHandle("000009.sst",
+                                new FileStateHandle("/data/job/shared/chk-4/s-uuid", 70_000, OptionalInt.of(0xCAFEBABE)), 4),
+                        new io.weir.core.checkpoint.SharedFileHandle("000012.sst",
+                                new ByteStreamStateHandle(new byte[] {7, 7}, OptionalInt.of(5)), 6)));
+        KeyGroupsStateHandle plain = new KeyGroupsStateHandle(new KeyGroupRange(2, 2), new long[] {8},
+                new FileStateHandle(VERSION6_DIRECTORY + "/q-uuid", 8, OptionalInt.of(1)));
+        OperatorState counter = new OperatorState("counter", 2, 128, Map.of(
+                0, new OperatorSubtaskState(List.of(), List.of(incremental)),
+                1, new OperatorSubtaskState(List.of(), List.of(plain))));
+        return new CheckpointMetadata(6, "golden-job", 1_700_000_000_789L, false, Map.of("counter", counter));
     }
 
     @Test

@@ -1,0 +1,61 @@
+package io.weir.state.rocksdb;
+
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+
+/**
+ * A keyed state in its own column family. Subclasses implement the user-facing interface on RocksDB keys
+ * {@code key group | key [| user key]} and values in the canonical serialized form of the state kind
+ * (docs/state-rocksdb.md), so a snapshot copies bytes without deserializing values. Task thread only.
+ */
+abstract class AbstractRocksState {
+    final String name;
+    final StateKind kind;
+    final ColumnFamilyHandle column;
+    final RocksDB db;
+    final WriteOptions writeOptions;
+    final KeyContext ctx;
+    private final String context;
+
+    AbstractRocksState(String name, StateKind kind, ColumnFamilyHandle column, RocksDB db, WriteOptions writeOptions,
+            KeyContext ctx, String context) {
+        this.name = name;
+        this.kind = kind;
+        this.column = column;
+        this.db = db;
+        this.writeOptions = writeOptions;
+        this.ctx = ctx;
+        this.context = context;
+    }
+
+    byte[] get(byte[] key) {
+        try {
+            return db.get(column, key);
+        } catch (RocksDBException e) {
+            throw failure("read", e);
+        }
+    }
+
+    void put(byte[] key, byte[] value) {
+        try {
+            db.put(column, writeOptions, key, value);
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        }
+    }
+
+    void delete(byte[] key) {
+        try {
+            db.delete(column, writeOptions, key);
+        } catch (RocksDBException e) {
+            throw failure("delete from", e);
+        }
+    }
+
+    IllegalStateException failure(String what, RocksDBException e) {
+        return new IllegalStateException("cannot " + what + " state '" + name + "' of " + context + " in RocksDB: "
+                + e.getMessage(), e);
+    }
+}

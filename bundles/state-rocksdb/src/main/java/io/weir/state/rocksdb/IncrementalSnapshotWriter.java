@@ -1,0 +1,134 @@
+package io.weir.state.rocksdb;
+
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.checkpoint.SharedFileHandle;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.storage.CheckpointStateOutputStream;
+import io.weir.core.storage.CheckpointStreamFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The asynchronous part of an incremental RocksDB snapshot: uploads the SST files of the native checkpoint
+ * (hard links made in the synchronous part) that the last completed checkpoint of this backend did not
+ * already reference, references those it did, writes the rest of the checkpoint directory and the column
+ * list as the private stream ({@link IncrementalFormat}), and deletes the local checkpoint directory in every
+ * case. Runs on the AsyncOperations pool; touches only the checkpoint directory and checkpoint storage.
+ */
+final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
+    private static final Logger LOG = LoggerFactory.getLogger(IncrementalSnapshotWriter.class);
+
+    private final long checkpointId;
+    private final KeyGroupRange range;
+    private final Path checkpointDirectory;
+    private final Map<String, StateKind> columns;
+    private final Map<String, SharedFileHandle> reusable;
+    private final CheckpointStreamFactory streams;
+    private final Consumer<Map<String, SharedFileHandle>> onWritten;
+    private final RocksDBKeyedStateBackend.SnapshotLease lease;
+    private final String context;
+
+    /**
+     * @param checkpointDirectory the native checkpoint, deleted when done
+     * @param columns state name → kind of every column family in it
+     * @param reusable SST name → handle: the shared files of the last completed checkpoint of this backend
+     * @param onWritten receives SST name → handle of every shared file this snapshot references
+     * @param lease released when done, so a closed backend deletes its working directory only then
+     */
+    IncrementalSnapshotWriter(long checkpointId, KeyGroupRange range, Path checkpointDirectory, Map<String, StateKind> columns,
+            Map<String, SharedFileHandle> reusable, CheckpointStreamFactory streams,
+            Consumer<Map<String, SharedFileHandle>> onWritten, RocksDBKeyedStateBackend.SnapshotLease lease, String context) {
+        this.checkpointId = checkpointId;
+        this.range = range;
+        this.checkpointDirectory = checkpointDirectory;
+        this.columns = new LinkedHashMap<>(columns);
+        this.reusable = Map.copyOf(reusable);
+        this.streams = streams;
+        this.onWritten = onWritten;
+        this.lease = lease;
+        this.context = context;
+    }
+
+    /**
+     * @return the handle: offsets all 0, the private stream, the shared files (new and reused)
+     * @throws IOException naming the checkpoint, subtask and file if listing, reading or uploading fails
+     */
+    @Override
+    public KeyGroupsStateHandle write() throws IOException {
+        try {
+            Map<String, Path> files = new TreeMap<>();
+            try (Stream<Path> list = Files.list(checkpointDirectory)) {
+                list.forEach(p -> files.put(p.getFileName().toString(), p));
+            }
+            List<SharedFileHandle> shared = new ArrayList<>();
+            Map<String, SharedFileHandle> byName = new LinkedHashMap<>();
+            Map<String, byte[]> privateFiles = new LinkedHashMap<>();
+            long uploaded = 0;
+            for (Map.Entry<String, Path> f : files.entrySet()) {
+                String name = f.getKey();
+                if (!name.endsWith(".sst")) {
+                    privateFiles.put(name, Files.readAllBytes(f.getValue()));
+                    continue;
+                }
+                SharedFileHandle handle = reusable.get(name);
+                if (handle == null) {
+                    handle = new SharedFileHandle(name, upload(f.getValue()), checkpointId);
+                    uploaded += handle.handle().size();
+                }
+                shared.add(handle);
+                byName.put(name, handle);
+            }
+            if (shared.isEmpty()) {
+                throw new IOException("the RocksDB checkpoint in " + checkpointDirectory + " has no SST file");
+            }
+            CheckpointStateOutputStream out = streams.createOutputStream();
+            StreamStateHandle delegate;
+            try {
+                DataOutputStream data = new DataOutputStream(out);
+                new IncrementalFormat(checkpointId, columns, privateFiles).write(data);
+                data.flush();
+                delegate = out.closeAndGetHandle();
+            } catch (IOException | RuntimeException e) {
+                out.close();
+                throw e;
+            }
+            onWritten.accept(byName);
+            LOG.debug("Incremental snapshot of checkpoint {} ({}): {} SST files, {} uploaded now ({} bytes), {} reused",
+                    checkpointId, context, shared.size(), shared.stream().filter(s -> s.uploadedBy() == checkpointId).count(),
+                    uploaded, shared.stream().filter(s -> s.uploadedBy() != checkpointId).count());
+            return new KeyGroupsStateHandle(range, new long[range.size()], delegate, shared);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("writing incremental RocksDB state of checkpoint " + checkpointId + " (" + context
+                    + ") failed: " + e, e);
+        } finally {
+            RocksDBKeyedStateBackend.deleteRecursively(checkpointDirectory, context);
+            lease.release();
+        }
+    }
+
+    private StreamStateHandle upload(Path file) throws IOException {
+        CheckpointStateOutputStream out = streams.createSharedOutputStream();
+        try (InputStream in = Files.newInputStream(file)) {
+            in.transferTo(out);
+            return out.closeAndGetHandle();
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw new IOException("uploading " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
