@@ -484,7 +484,11 @@ public final class JobSpecParser {
             boolean keyed = false;
             try {
                 switch (op.kind) {
-                    case SOURCE -> output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                    case SOURCE -> {
+                        output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                        // event-time settings are the runtime's, valid for every source type
+                        io.weir.core.config.WatermarkSettings.of(op.config, output);
+                    }
                     case OPERATOR -> {
                         OperatorFactory f = plugins.operator(op.type).orElseThrow();
                         output = f.outputSchema(op.config, input);

@@ -16,9 +16,25 @@ import io.weir.core.state.OperatorStateBackend;
  * @param isRestored whether state came from a checkpoint
  * @param operatorStateBackend non-keyed state
  * @param keyedStateBackend keyed state, null if the operator's input is not keyed
+ * @param timers the timer service, null if the operator's input is not keyed
  */
 public record DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
-        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) implements OperatorContext {
+        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend, io.weir.api.operator.TimerService timers)
+        implements OperatorContext {
+
+    /** A context without timers (sources, sinks, tests). */
+    public DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
+            OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) {
+        this(jobName, operatorId, subtaskIndex, parallelism, isRestored, operatorStateBackend, keyedStateBackend, null);
+    }
+
+    @Override
+    public io.weir.api.operator.TimerService timerService() {
+        if (timers == null) {
+            return OperatorContext.super.timerService(); // throws, naming the operator
+        }
+        return timers;
+    }
 
     @Override
     public OperatorStateStore operatorState() {
