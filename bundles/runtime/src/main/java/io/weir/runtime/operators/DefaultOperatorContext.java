@@ -17,15 +17,24 @@ import io.weir.core.state.OperatorStateBackend;
  * @param operatorStateBackend non-keyed state
  * @param keyedStateBackend keyed state, null if the operator's input is not keyed
  * @param timers the timer service, null if the operator's input is not keyed
+ * @param sideOutputs emits a row to a named side output (drops rows of side outputs nobody consumes); null: drop all
  */
 public record DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
-        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend, io.weir.api.operator.TimerService timers)
-        implements OperatorContext {
+        OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend, io.weir.api.operator.TimerService timers,
+        java.util.function.BiConsumer<String, io.weir.api.Row> sideOutputs) implements OperatorContext {
 
     /** A context without timers (sources, sinks, tests). */
     public DefaultOperatorContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
             OperatorStateBackend operatorStateBackend, KeyedStateBackend keyedStateBackend) {
-        this(jobName, operatorId, subtaskIndex, parallelism, isRestored, operatorStateBackend, keyedStateBackend, null);
+        this(jobName, operatorId, subtaskIndex, parallelism, isRestored, operatorStateBackend, keyedStateBackend, null, null);
+    }
+
+    @Override
+    public void sideOutput(String outputName, io.weir.api.Row row) {
+        OperatorContext.super.sideOutput(outputName, row); // checks the name
+        if (sideOutputs != null) {
+            sideOutputs.accept(outputName, row);
+        }
     }
 
     @Override

@@ -74,6 +74,8 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     private final List<OperatorStateBackend> operatorBackends = new ArrayList<>();
     /** Task thread only: timer services of keyed operators in the chain. */
     private final List<io.weir.runtime.time.KeyedTimerService> timerServices = new ArrayList<>();
+    /** Task thread only, set while the chain is built: writers of the tail's side outputs by name. */
+    private final Map<String, List<RecordWriter>> sideWriters = new java.util.HashMap<>();
     /** Task thread only: the last watermark sent downstream. */
     private long lastWatermarkOut = Long.MIN_VALUE;
     /** Thread-safe; see the class comment for who moves it. */
@@ -238,7 +240,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 timerServices.add(timers);
             }
             DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
-                    v.parallelism(), deployment.restored(), opState, keyed, timers);
+                    v.parallelism(), deployment.restored(), opState, keyed, timers, this::emitSideOutput);
             boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
                     && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
             ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,
@@ -250,7 +252,14 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
             participants.add(new SnapshotParticipant(v.id(), op::snapshotState, opState, keyed, op));
         }
         // wire outputs tail to head
-        List<RecordWriter> writers = deployment.writers();
+        List<RecordWriter> writers = new ArrayList<>();
+        for (RecordWriter w : deployment.writers()) {
+            if (w.sideOutput() == null) {
+                writers.add(w);
+            } else {
+                sideWriters.computeIfAbsent(w.sideOutput(), k -> new ArrayList<>()).add(w);
+            }
+        }
         tailOutput = writers.isEmpty() ? row -> { } : writers.size() == 1 ? writers.get(0)::emit : row -> {
             for (RecordWriter w : writers) {
                 w.emit(row);
@@ -318,6 +327,19 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         }
         lastWatermarkOut = watermark;
         broadcastEvent(new io.weir.runtime.io.network.Watermark(watermark));
+    }
+
+    /**
+     * Emits a row of a side output (only the chain's tail has side output edges: an operator with one is never
+     * chained to its successor). Rows of a side output without consumers are dropped. Task thread.
+     */
+    private void emitSideOutput(String name, Row row) {
+        List<RecordWriter> ws = sideWriters.get(name);
+        if (ws != null) {
+            for (RecordWriter w : ws) {
+                w.emit(row);
+            }
+        }
     }
 
     /** Tells downstream that this task became idle or active again (see {@link io.weir.runtime.io.network.WatermarkStatus}). */

@@ -71,6 +71,13 @@ public final class WindowAggregateFactory implements OperatorFactory {
         return AggregatePlan.keyFields(config);
     }
 
+    /** @return the {@code late-output} setting, if given */
+    @Override
+    public List<String> sideOutputs(PluginConfig config) {
+        String late = config.getString("late-output", null);
+        return late == null ? List.of() : List.of(late);
+    }
+
     @Override
     public StreamOperator create(PluginConfig config, Schema input) {
         return new WindowAggregateOperator(AggregatePlan.from(config, input), WindowSpec.from(config, input));
