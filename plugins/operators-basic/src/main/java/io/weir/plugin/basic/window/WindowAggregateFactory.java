@@ -50,6 +50,9 @@ public final class WindowAggregateFactory implements OperatorFactory {
     /** @throws IllegalArgumentException naming the bad config field */
     @Override
     public Schema outputSchema(PluginConfig config, Schema input) {
+        // every setting is read before the first can fail, so that an unknown key is reported with all settings
+        config.raw("key");
+        config.raw("aggregates");
         WindowSpec.from(config, input);
         AggregatePlan plan = AggregatePlan.from(config, input);
         for (String reserved : List.of("window_start", "window_end")) {
