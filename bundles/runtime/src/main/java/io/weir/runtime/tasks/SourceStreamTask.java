@@ -124,6 +124,9 @@ public final class SourceStreamTask extends StreamTask {
             LOG.info("Source {} of job {} stops reading at savepoint {} (stop-with-savepoint)", taskId(),
                     deployment.jobName(), barrier.checkpointId());
             processor.suspendDefaultAction();
+            if (watermarkTimer != null) {
+                watermarkTimer.cancel(false); // nothing is emitted after the savepoint's cut, no watermark or idleness either
+            }
         }
     }
 
