@@ -93,18 +93,22 @@ class KafkaExactlyOnceIT {
         assertThat(second.exitValue()).as(describe(second, out2, err2)).isZero();
         assertThat(out).contains("Restoring job " + JOB + " from checkpoint").containsPattern("Job " + JOB + " FINISHED after \\d+ ms");
 
-        Map<String, List<JsonObject>> byOrigin = committed().stream()
-                .collect(Collectors.groupingBy(r -> r.getString("origin"), TreeMap::new, Collectors.toList()));
-        assertThat(byOrigin.keySet()).isEqualTo(truth.keySet());
-        for (Map.Entry<String, ProcessKillResumeIT.Truth> e : truth.entrySet()) {
-            ProcessKillResumeIT.Truth t = e.getValue();
-            List<Long> counts = byOrigin.get(e.getKey()).stream().map(r -> r.getJsonNumber("flights").longValueExact()).sorted().toList();
-            assertThat(counts).as("'flights' updates of origin %s (1..%d, each once)", e.getKey(), t.count())
-                    .containsExactlyElementsOf(LongStream.rangeClosed(1, t.count()).boxed().toList());
-            JsonObject last = byOrigin.get(e.getKey()).stream().filter(r -> r.getJsonNumber("flights").longValueExact() == t.count())
-                    .findFirst().orElseThrow();
-            assertThat(last.getJsonNumber("avg_delay").doubleValue()).isCloseTo((double) t.delaySum() / t.count(), offset(1e-9));
-        }
+        // commit markers reach the partitions after the commit returns: the read_committed view may lag a moment
+        await("every update committed exactly once").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    Map<String, List<JsonObject>> byOrigin = committed().stream()
+                            .collect(Collectors.groupingBy(r -> r.getString("origin"), TreeMap::new, Collectors.toList()));
+                    assertThat(byOrigin.keySet()).isEqualTo(truth.keySet());
+                    for (Map.Entry<String, ProcessKillResumeIT.Truth> e : truth.entrySet()) {
+                        ProcessKillResumeIT.Truth t = e.getValue();
+                        List<Long> counts = byOrigin.get(e.getKey()).stream().map(r -> r.getJsonNumber("flights").longValueExact()).sorted().toList();
+                        assertThat(counts).as("'flights' updates of origin %s (1..%d, each once)", e.getKey(), t.count())
+                                .containsExactlyElementsOf(LongStream.rangeClosed(1, t.count()).boxed().toList());
+                        JsonObject last = byOrigin.get(e.getKey()).stream().filter(r -> r.getJsonNumber("flights").longValueExact() == t.count())
+                                .findFirst().orElseThrow();
+                        assertThat(last.getJsonNumber("avg_delay").doubleValue()).isCloseTo((double) t.delaySum() / t.count(), offset(1e-9));
+                    }
+                });
     }
 
     private List<JsonObject> committed() {

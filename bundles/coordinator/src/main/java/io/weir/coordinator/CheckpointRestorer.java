@@ -91,6 +91,14 @@ final class CheckpointRestorer {
      */
     Optional<CompletedCheckpoint> restoreLatest() throws Exception {
         Optional<CompletedCheckpoint> latest;
+        if (initialRestore != null && initialRestore.resumeOwnCheckpoints()) {
+            Optional<String> own = ownCheckpoint();
+            if (own.isPresent()) {
+                LOG.info("Job {} resumes from its own checkpoint {}, not from savepoint {} it was started from", jobName,
+                        own.get(), initialRestore.pointer());
+                initialRestore = null;
+            }
+        }
         if (initialRestore != null) {
             latest = Optional.of(loadInitialSavepoint(initialRestore));
             initialRestore = null;
@@ -194,7 +202,8 @@ final class CheckpointRestorer {
         return latest;
     }
 
-    private CompletedCheckpoint loadInitialSavepoint(InitialRestore restore) throws Exception {
+    /** @return the job's own newest checkpoint or recorded savepoint (for messages), empty if it has none */
+    private Optional<String> ownCheckpoint() throws Exception {
         Optional<String> own = store.getLatestCheckpoint().map(CompletedCheckpoint::externalPointer);
         if (own.isEmpty()) {
             own = storage.findLatestCompletedCheckpoint();
@@ -202,6 +211,11 @@ final class CheckpointRestorer {
         if (own.isEmpty()) {
             own = storage.latestRecordedSavepoint().map(r -> "(savepoint " + r.checkpointId() + ") " + r.pointer());
         }
+        return own;
+    }
+
+    private CompletedCheckpoint loadInitialSavepoint(InitialRestore restore) throws Exception {
+        Optional<String> own = ownCheckpoint();
         if (own.isPresent()) {
             throw new IllegalStateException("job " + jobName + " is to restore from savepoint " + restore.pointer()
                     + ", but its checkpoint directory already holds checkpoint " + own.get() + " of an earlier run; which one"

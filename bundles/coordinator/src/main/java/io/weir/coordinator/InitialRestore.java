@@ -21,8 +21,10 @@ import java.util.stream.Collectors;
  * @param pointer the savepoint's (or checkpoint's) directory or {@code _metadata} file
  * @param allowNonRestoredState whether state of operators the job lacks is dropped (WARN) rather than refused
  * @param operatorIds every operator of the job
+ * @param resumeOwnCheckpoints whether a checkpoint of the job's own wins over the savepoint
+ *        ({@code execution.savepoint.resume-own-checkpoints}) instead of the run being refused as ambiguous
  */
-record InitialRestore(String pointer, boolean allowNonRestoredState, Set<String> operatorIds) {
+record InitialRestore(String pointer, boolean allowNonRestoredState, Set<String> operatorIds, boolean resumeOwnCheckpoints) {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
 
     InitialRestore {
@@ -37,7 +39,8 @@ record InitialRestore(String pointer, boolean allowNonRestoredState, Set<String>
             return null;
         }
         return new InitialRestore(path, config.get(CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE),
-                operators.stream().map(OperatorInfo::operatorId).collect(Collectors.toSet()));
+                operators.stream().map(OperatorInfo::operatorId).collect(Collectors.toSet()),
+                config.get(CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS));
     }
 
     /**

@@ -37,7 +37,7 @@ class JobSpecParserBadInputTest {
     @Test
     void shippedExampleJobsPassTheStricterChecks() throws Exception {
         Path examples = Path.of("../../examples").toAbsolutePath().normalize();
-        for (String file : List.of("flight-delays.json", "seed-backpressure.json")) {
+        for (String file : List.of("flight-delays.json", "flight-delays-slow.json", "seed-backpressure.json")) {
             assertThat(parser.parse(Files.readString(examples.resolve(file)), examples, Map.of()).name())
                     .isEqualTo(file.replace(".json", ""));
         }
@@ -108,6 +108,42 @@ class JobSpecParserBadInputTest {
         assertThatThrownBy(() -> parser.parse(job, tmp, Map.of("debug.inject-failure.operator", "a")))
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageContaining("debug.inject-failure.operator names source 'a'");
+    }
+
+    @Test
+    void parallelismOverridesReplaceTheJobFilesParallelismOfTheNamedOperators() throws Exception {
+        String job = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"key\"]");
+        Map<String, Integer> parallelism = new java.util.TreeMap<>();
+        parser.parse(job, tmp, Map.of("pipeline.jobvertex-parallelism-overrides", " agg:4 , out:3"))
+                .vertices().forEach(v -> parallelism.put(v.id(), v.parallelism()));
+        assertThat(parallelism).isEqualTo(Map.of("src", 1, "agg", 4, "out", 3));
+        Map<String, Integer> fromFile = new java.util.TreeMap<>();
+        parser.parse(job, tmp, Map.of()).vertices().forEach(v -> fromFile.put(v.id(), v.parallelism()));
+        assertThat(fromFile).isEqualTo(Map.of("src", 1, "agg", 2, "out", 1));
+    }
+
+    @Test
+    void badParallelismOverridesAreOneLineNamingTheSetOption() {
+        String job = keyedJob("{\"from\": \"src\", \"partitioning\": \"hash\", \"keys\": [\"key\"]}", "[\"key\"]");
+        String key = "pipeline.jobvertex-parallelism-overrides";
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of(key, "agg=4")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("--set " + key + "=agg=4: " + key + " must be operator-id:parallelism pairs separated by commas"
+                        + " (e.g. per-origin:4,out:4); 'agg=4' is not one");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of(key, "agg:4,nosuch:2")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessage("--set " + key + "=agg:4,nosuch:2: " + key + " names 'nosuch', which is not an operator of this job;"
+                        + " known: [src, agg, out]");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of(key, "agg:0")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageEndingWith(key + " sets the parallelism of 'agg' to 0; it must be between 1 and 128 (pipeline.max-parallelism)");
+        assertThatThrownBy(() -> parser.parse(job, tmp, Map.of(key, "agg:4,agg:2")))
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageEndingWith(key + " names 'agg' twice; give each operator once");
+        assertThatThrownBy(() -> parser.parse(job(SOURCE + ", " + SINK), tmp, Map.of(key, "out:3")))
+                .as("a forward edge left unequal is reported as in a job file")
+                .isInstanceOf(InvalidJobException.class)
+                .hasMessageContaining("is a forward edge from 'src' (parallelism 1) to 'out' (parallelism 3)");
     }
 
     /** datagen (fields key, seq, ts, payload) → keyed-aggregate with the given input and key → discard. */

@@ -257,4 +257,44 @@ class SavepointTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ambiguous").hasMessageContaining("drop --from-savepoint");
     }
+
+    /**
+     * {@code execution.savepoint.resume-own-checkpoints} (what the node sets when it resumes a job): the savepoint is
+     * used while the job has no checkpoint of its own — here a run from it was cancelled before its first one —
+     * and once it has one, the job resumes from that instead of being refused as ambiguous; exactly once throughout.
+     */
+    @Test
+    void withResumeOwnCheckpointsTheSavepointIsUsedOnlyUntilTheJobHasACheckpointOfItsOwn() throws Exception {
+        Submitted first = submit(slowJob(), config("execution.checkpointing.interval", "50 ms"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> !first.completed.isEmpty());
+        Path savepoint = first.handle.stopWithSavepoint(Optional.of(tmp.resolve("savepoints")), false).get(60, TimeUnit.SECONDS);
+        assertThat(first.awaitResult().status()).isEqualTo(JobStatus.FINISHED);
+        long savepointId = first.completed.get(first.completed.size() - 1).checkpointId();
+        assertThat(ownCheckpoints()).isEmpty();
+
+        // a run from the savepoint that ends before its first checkpoint (no periodic checkpoints)
+        Submitted noCheckpoint = submit(slowJob(), Map.of("execution.savepoint.path", savepoint.toString(),
+                "execution.savepoint.resume-own-checkpoints", "true"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> noCheckpoint.handle.status() == JobStatus.RUNNING);
+        noCheckpoint.handle.cancel();
+        assertThat(noCheckpoint.awaitResult().status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(noCheckpoint.restoredFrom).containsExactly(savepointId);
+        assertThat(ownCheckpoints()).isEmpty();
+
+        // the same overrides again: still the savepoint, now with checkpoints of its own before it is cancelled
+        Submitted withCheckpoints = submit(slowJob(), config("execution.checkpointing.interval", "50 ms",
+                "execution.savepoint.path", savepoint.toString(), "execution.savepoint.resume-own-checkpoints", "true"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> withCheckpoints.completed.size() >= 2);
+        withCheckpoints.handle.cancel();
+        withCheckpoints.awaitResult();
+        assertThat(withCheckpoints.restoredFrom).containsExactly(savepointId);
+        long ownNewest = withCheckpoints.completed.get(withCheckpoints.completed.size() - 1).checkpointId();
+
+        // and again: its own newest checkpoint wins over the savepoint, which is not refused as ambiguous
+        Submitted last = submit(fastJob(), config("execution.checkpointing.interval", "50 ms",
+                "execution.savepoint.path", savepoint.toString(), "execution.savepoint.resume-own-checkpoints", "true"));
+        assertThat(last.awaitResult().status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(last.restoredFrom).first().satisfies(id -> assertThat(id).isGreaterThanOrEqualTo(ownNewest));
+        FlightData.assertExactlyOnce(tmp.resolve("out"), FlightData.groundTruth(LIMIT));
+    }
 }

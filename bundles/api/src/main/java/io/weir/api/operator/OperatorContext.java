@@ -33,6 +33,16 @@ public interface OperatorContext {
     KeyedStateStore keyedState();
 
     /**
+     * @return the period of periodic checkpoints in ms ({@code execution.checkpointing.interval}), or empty
+     *         when periodic checkpointing is off (a bounded job then checkpoints only once, after its last
+     *         record) or the caller does not know (this default). Transactional sinks use it to refuse a job
+     *         that would never commit.
+     */
+    default java.util.OptionalLong checkpointIntervalMs() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
      * @return the timer service of this keyed operator subtask (see {@link TimerService})
      * @throws IllegalStateException if the operator's input is not partitioned by key ({@code hash} edge):
      *         timers are keyed state

@@ -47,6 +47,18 @@ public interface TwoPhaseCommittingSink<T> {
      */
     T preCommit(T transaction) throws Exception;
 
+    /**
+     * Phase 1 for checkpoint {@code checkpointId}: what the runtime calls at that checkpoint's barrier. A
+     * sink that names its external transactions after the checkpoint (e.g. a database's prepared
+     * transaction id) overrides this; the default ignores the id and calls {@link #preCommit(Object)}.
+     *
+     * @param checkpointId the checkpoint whose barrier arrived, at least 1
+     * @return as {@link #preCommit(Object)}
+     */
+    default T preCommit(T transaction, long checkpointId) throws Exception {
+        return preCommit(transaction);
+    }
+
     /** Phase 2: makes the transaction visible. Must be idempotent. */
     void commit(T transaction) throws Exception;
 

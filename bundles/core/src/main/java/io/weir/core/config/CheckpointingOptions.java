@@ -68,11 +68,20 @@ public final class CheckpointingOptions {
     public static final ConfigOption<Boolean> SAVEPOINT_IGNORE_UNCLAIMED_STATE = ConfigOption.booleanOption(
             "execution.savepoint.ignore-unclaimed-state", false,
             "Restore from a savepoint even if it holds state of operators the job does not have (that state is dropped).");
+    /**
+     * With {@link #SAVEPOINT_PATH}: if the job already has a checkpoint (or recorded savepoint) of its own, resume
+     * from the newest of them instead of refusing the run as ambiguous; the savepoint is used only while the job has
+     * none. This is how Flink resumes a job after a JobManager failover (checkpoints in the HA store win over the
+     * job's initial savepoint); the node sets it when it resumes a job after a restart.
+     */
+    public static final ConfigOption<Boolean> SAVEPOINT_RESUME_OWN_CHECKPOINTS = ConfigOption.booleanOption(
+            "execution.savepoint.resume-own-checkpoints", false,
+            "With execution.savepoint.path: resume from the job's own newest checkpoint if it has one, else from the savepoint.");
 
     /** @return every option of this class, for docs and validation */
     public static List<ConfigOption<?>> all() {
         return List.of(INTERVAL, TIMEOUT, MAX_CONCURRENT, MIN_PAUSE, TOLERABLE_FAILED, NUM_RETAINED,
                 UNALIGNED, ALIGNED_TIMEOUT, MODE, DIRECTORY, SAVEPOINT_DIRECTORY, SAVEPOINT_PATH,
-                SAVEPOINT_IGNORE_UNCLAIMED_STATE);
+                SAVEPOINT_IGNORE_UNCLAIMED_STATE, SAVEPOINT_RESUME_OWN_CHECKPOINTS);
     }
 }

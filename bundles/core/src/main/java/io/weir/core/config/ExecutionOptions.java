@@ -15,6 +15,15 @@ public final class ExecutionOptions {
     /** Number of key groups; the upper bound of a keyed operator's parallelism (PROTOCOL.md §7). */
     public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOption.intOption(
             "pipeline.max-parallelism", 128, "Key groups per keyed operator.");
+    /**
+     * Flink's {@code pipeline.jobvertex-parallelism-overrides}: operator id to parallelism, as
+     * {@code id:parallelism} pairs separated by commas ({@code per-origin:4,out:4}), replacing the job file's
+     * {@code parallelism} of those operators. Meant for {@code --set}, to restore a job from a savepoint with
+     * another parallelism without editing its file. Unset: the job file's parallelism.
+     */
+    public static final ConfigOption<String> PARALLELISM_OVERRIDES = ConfigOption.stringOption(
+            "pipeline.jobvertex-parallelism-overrides", null,
+            "Operator id to parallelism (per-origin:4,out:4), replacing the job file's parallelism of those operators.");
     /** Restarts allowed before the job fails for good. */
     public static final ConfigOption<Integer> RESTART_ATTEMPTS = ConfigOption.intOption(
             "restart-strategy.fixed-delay.attempts", 3, "Restarts from the latest checkpoint before the job fails.").atLeast(0, "");
@@ -91,7 +100,7 @@ public final class ExecutionOptions {
 
     /** @return every job option of the runtime */
     public static List<ConfigOption<?>> all() {
-        return List.of(MAX_PARALLELISM, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
+        return List.of(MAX_PARALLELISM, PARALLELISM_OVERRIDES, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
                 FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND,
                 INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS,
                 INJECT_DELAY_FINAL_NOTIFY, AUTO_WATERMARK_INTERVAL);

@@ -164,6 +164,7 @@ public final class JobSpecParser {
                 throw new InvalidJobException(path + ".id '" + op.id + "' is used twice; operator ids must be unique");
             }
         }
+        overrideParallelism(config, overrides, byId, maxParallelism);
         for (RawOperator op : byId.values()) {
             for (RawInput in : op.inputs) {
                 RawOperator from = byId.get(in.from);
@@ -178,6 +179,42 @@ public final class JobSpecParser {
         checkFailureInjection(config, overrides, byId);
         List<RawOperator> order = topologicalOrder(byId);
         return buildGraph(name, config, order, byId);
+    }
+
+    /**
+     * Applies {@code pipeline.jobvertex-parallelism-overrides} ({@code id:n,id:n}) to the parsed operators: each id
+     * must be an operator of this job, given once, with a parallelism in 1..max-parallelism. Runs before the edge
+     * checks, so a forward edge left with unequal parallelism is reported as for a job file.
+     */
+    private static void overrideParallelism(Configuration config, Map<String, String> overrides, Map<String, RawOperator> byId,
+                                            int maxParallelism) throws InvalidJobException {
+        String value = config.get(ExecutionOptions.PARALLELISM_OVERRIDES);
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        String subject = optionSubject(ExecutionOptions.PARALLELISM_OVERRIDES.key(), overrides);
+        Map<String, Integer> parallelism = new LinkedHashMap<>();
+        for (String pair : value.split(",", -1)) {
+            int colon = pair.lastIndexOf(':');
+            String id = colon < 0 ? "" : pair.substring(0, colon).trim();
+            String number = colon < 0 ? "" : pair.substring(colon + 1).trim();
+            if (id.isEmpty() || !number.matches("\\d{1,9}")) {
+                throw new InvalidJobException(subject + " must be operator-id:parallelism pairs separated by commas"
+                        + " (e.g. per-origin:4,out:4); '" + pair.trim() + "' is not one");
+            }
+            if (!byId.containsKey(id)) {
+                throw new InvalidJobException(subject + " names '" + id + "', which is not an operator of this job; known: " + byId.keySet());
+            }
+            int p = Integer.parseInt(number);
+            if (p < 1 || p > maxParallelism) {
+                throw new InvalidJobException(subject + " sets the parallelism of '" + id + "' to " + p
+                        + "; it must be between 1 and " + maxParallelism + " (pipeline.max-parallelism)");
+            }
+            if (parallelism.put(id, p) != null) {
+                throw new InvalidJobException(subject + " names '" + id + "' twice; give each operator once");
+            }
+        }
+        parallelism.forEach((id, p) -> byId.get(id).parallelism = p);
     }
 
     /** {@code debug.inject-failure.operator} must name an operator or sink of this job (sources have no record hook). */

@@ -68,9 +68,10 @@ public final class CheckpointHistory {
      *
      * @param checkpointId the checkpoint restored
      * @param restoreTimestamp when, ms since the epoch
-     * @param externalPath the checkpoint's location ({@code chk-N} directory)
+     * @param externalPath the checkpoint's location ({@code chk-N} or savepoint directory)
+     * @param isSavepoint whether it was a savepoint (the job's initial one, or one it took)
      */
-    public record Restore(long checkpointId, long restoreTimestamp, String externalPath) {
+    public record Restore(long checkpointId, long restoreTimestamp, String externalPath, boolean isSavepoint) {
     }
 
     /**
@@ -164,9 +165,28 @@ public final class CheckpointHistory {
         add(lastFailure);
     }
 
-    synchronized void restored(long checkpointId, long now, String pointer) {
+    /**
+     * A restore; it was from a savepoint if {@code pointer} is the job's initial savepoint or a savepoint this
+     * history saw complete.
+     *
+     * @param initialSavepoint the job's {@code execution.savepoint.path}, or null
+     */
+    synchronized void restored(long checkpointId, long now, String pointer, String initialSavepoint) {
         restored++;
-        lastRestore = new Restore(checkpointId, now, pointer);
+        boolean savepoint = pointer != null && (samePath(pointer, initialSavepoint)
+                || latestSavepoint != null && samePath(pointer, latestSavepoint.externalPath()));
+        lastRestore = new Restore(checkpointId, now, pointer, savepoint);
+    }
+
+    private static boolean samePath(String a, String b) {
+        if (b == null) {
+            return false;
+        }
+        try {
+            return java.nio.file.Path.of(a).toAbsolutePath().normalize().equals(java.nio.file.Path.of(b).toAbsolutePath().normalize());
+        } catch (java.nio.file.InvalidPathException e) {
+            return a.equals(b);
+        }
     }
 
     /** Guarded by {@code this}. */

@@ -178,7 +178,8 @@ public final class NodeJob implements JobListener {
 
     @Override
     public void onRestore(String jobName, long checkpointId, String pointer) {
-        checkpoints.restored(checkpointId, clock.getAsLong(), pointer);
+        checkpoints.restored(checkpointId, clock.getAsLong(), pointer,
+                graph.config().get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH));
     }
 
     @Override

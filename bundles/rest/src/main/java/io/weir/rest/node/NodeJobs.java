@@ -226,18 +226,17 @@ public final class NodeJobs {
     }
 
     /**
-     * The overrides a resumed job is submitted with: its own, without the savepoint it was first started
-     * from. A resumed job continues from its own latest checkpoint; restoring the savepoint again would
-     * write again what the job committed since (the engine refuses a savepoint path when the job has
-     * checkpoints of its own, which would fail the job instead). If the job had completed no checkpoint
-     * yet, it starts without state, and a file-2pc sink refuses to write into its committed output:
-     * the job fails naming it rather than repeating output.
+     * The overrides a resumed job is submitted with: its own, and for a job first started from a savepoint
+     * {@code execution.savepoint.resume-own-checkpoints=true}, so it continues from its own newest checkpoint if it
+     * has one (restoring the savepoint again would write again what the job committed since) and from the savepoint
+     * only if the node stopped before the job's first checkpoint completed (Flink's JobManager failover semantics).
      */
     private static Map<String, String> resumeOverrides(JobRecord r) {
         Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
-        if (overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key()) != null) {
-            overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE.key());
-            LOG.info("Job {} ({}) resumes from its own checkpoints, not from the savepoint it was started from", r.name(), r.id());
+        if (overrides.containsKey(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key())) {
+            overrides.put(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS.key(), "true");
+            LOG.info("Job {} ({}) resumes from its own newest checkpoint, or from the savepoint it was started from if it has none",
+                    r.name(), r.id());
         }
         return overrides;
     }

@@ -46,7 +46,7 @@ final class JobViews {
         CheckpointHistory.Restore r = s.lastRestore();
         Views.LatestCheckpoints latest = new Views.LatestCheckpoints(checkpoint(s.latest()), checkpoint(s.latestSavepoint()),
                 f == null ? null : failed(f),
-                r == null ? null : new Views.RestoredCheckpointView(r.checkpointId(), r.restoreTimestamp(), false, r.externalPath()));
+                r == null ? null : new Views.RestoredCheckpointView(r.checkpointId(), r.restoreTimestamp(), r.isSavepoint(), r.externalPath()));
         List<Object> history = s.history().stream()
                 .map(e -> e instanceof CheckpointHistory.Completed c ? (Object) checkpoint(c.stats()) : failed((CheckpointHistory.Failure) e))
                 .toList();

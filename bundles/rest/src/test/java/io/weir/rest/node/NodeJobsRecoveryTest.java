@@ -89,8 +89,10 @@ class NodeJobsRecoveryTest {
 
         io.weir.core.config.Configuration resumed = after.configs.get("restored");
         assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH))
-                .as("restoring the savepoint again would repeat what the job committed since").isNull();
-        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE)).isFalse();
+                .as("still there for a job that had no checkpoint of its own yet").isEqualTo("/tmp/sp/savepoint-x");
+        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS))
+                .as("restoring the savepoint again would repeat what the job committed since").isTrue();
+        assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE)).isTrue();
         assertThat(resumed.get(io.weir.core.config.CheckpointingOptions.INTERVAL)).isEqualTo(5_000L);
     }
 

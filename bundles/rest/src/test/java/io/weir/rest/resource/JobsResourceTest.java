@@ -120,6 +120,26 @@ class JobsResourceTest {
     }
 
     @Test
+    void aRestoreFromTheJobsInitialSavepointOrFromOneItTookIsReportedAsASavepoint() {
+        String id = jobs.submit(TestPlugins.job("b", 1), Path.of("/tmp"), Map.of("execution.savepoint.path", "/data/savepoints/sp-1")).id();
+        io.weir.core.engine.JobListener listener = engine.jobs.get("b").listener;
+
+        listener.onRestore("b", 5, "/data/savepoints/sp-1/");
+        assertThat(JsonContract.json(resource.checkpoints(id)).getJsonObject("latest").getJsonObject("restored")
+                .getBoolean("is_savepoint")).as("the initial savepoint").isTrue();
+
+        listener.onCompleted(new CompletedCheckpointStats(9, 1_700_000_000_500L, 40, 1100, 0, false, Map.of(), true,
+                "/data/savepoints/sp-9"));
+        listener.onRestore("b", 9, "/data/savepoints/sp-9");
+        assertThat(JsonContract.json(resource.checkpoints(id)).getJsonObject("latest").getJsonObject("restored")
+                .getBoolean("is_savepoint")).as("a savepoint the job took").isTrue();
+
+        listener.onRestore("b", 10, "/cp/b/chk-10");
+        assertThat(JsonContract.json(resource.checkpoints(id)).getJsonObject("latest").getJsonObject("restored")
+                .getBoolean("is_savepoint")).isFalse();
+    }
+
+    @Test
     void checkpointsHaveCountsLatestAndHistoryWithFlinksFieldNames() {
         String id = submit("a");
         Map<TaskId, SubtaskCheckpointMetrics> subtasks = Map.of(
@@ -148,6 +168,7 @@ class JobsResourceTest {
         assertThat(latest.getInt("num_subtasks")).isEqualTo(2);
         assertThat(json.getJsonObject("latest").getJsonObject("failed").getString("failure_message")).contains("disk full");
         assertThat(json.getJsonObject("latest").getJsonObject("restored").getString("external_path")).isEqualTo("/cp/a/chk-2");
+        assertThat(json.getJsonObject("latest").getJsonObject("restored").getBoolean("is_savepoint")).isFalse();
         assertThat(json.getJsonArray("history")).as("the failed checkpoint 3 is in the history too").hasSize(3);
         assertThat(json.getJsonArray("history").getJsonObject(0).getString("status")).isEqualTo("FAILED");
         JsonObject first = json.getJsonArray("history").getJsonObject(2);

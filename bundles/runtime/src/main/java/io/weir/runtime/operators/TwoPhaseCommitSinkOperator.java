@@ -92,7 +92,7 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId, Output out) throws Exception {
-        pendingCommit.put(checkpointId, sink.preCommit(current));
+        pendingCommit.put(checkpointId, sink.preCommit(current, checkpointId));
         current = sink.beginTransaction();
     }
 

@@ -43,16 +43,20 @@ final class SavepointRestorePrecheck {
         if (path == null || path.isBlank()) {
             return;
         }
+        Optional<String> own = storage.findLatestCompletedCheckpoint();
+        if (own.isEmpty()) {
+            own = storage.latestRecordedSavepoint().map(r -> "(savepoint " + r.checkpointId() + ") " + r.pointer());
+        }
+        if (own.isPresent() && config.get(CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS)) {
+            LOG.info("Job {} has checkpoint {} of its own and resumes from it, not from savepoint {}", job.name(), own.get(), path);
+            return;
+        }
         CheckpointMetadata metadata;
         try {
             metadata = storage.loadCheckpoint(path);
         } catch (IOException e) {
             throw new IllegalArgumentException("--from-savepoint " + path + " is not a savepoint or checkpoint Weir can"
                     + " restore: " + e.getMessage(), e);
-        }
-        Optional<String> own = storage.findLatestCompletedCheckpoint();
-        if (own.isEmpty()) {
-            own = storage.latestRecordedSavepoint().map(r -> "(savepoint " + r.checkpointId() + ") " + r.pointer());
         }
         if (own.isPresent()) {
             throw new IllegalArgumentException("job " + job.name() + " already has checkpoint " + own.get() + " of an"

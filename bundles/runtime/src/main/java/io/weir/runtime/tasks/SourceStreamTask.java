@@ -58,7 +58,7 @@ public final class SourceStreamTask extends StreamTask {
         OperatorStateBackend opState = createOperatorStateBackend(v.id(), restore);
         reader = services.plugins().source(v.type()).orElseThrow(() -> missingPlugin(v)).create(v.config(), v.outputSchema());
         readerContext = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(), v.parallelism(),
-                deployment.restored(), opState, null);
+                deployment.restored(), opState, null, checkpointInterval());
         return new SnapshotParticipant(v.id(), reader::snapshotState, opState, null, reader);
     }
 

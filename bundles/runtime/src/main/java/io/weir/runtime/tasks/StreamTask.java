@@ -240,7 +240,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 timerServices.add(timers);
             }
             DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
-                    v.parallelism(), deployment.restored(), opState, keyed, timers, this::emitSideOutput);
+                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval(), timers, this::emitSideOutput);
             boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
                     && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
             ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,
@@ -292,6 +292,12 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         OperatorStateBackend b = services.stateBackend().createOperatorStateBackend(operatorId, restore.operatorState());
         operatorBackends.add(b);
         return b;
+    }
+
+    /** @return {@code execution.checkpointing.interval} of the job in ms, empty when periodic checkpointing is off */
+    protected java.util.OptionalLong checkpointInterval() {
+        Long interval = deployment.config().get(io.weir.core.config.CheckpointingOptions.INTERVAL);
+        return interval == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(interval);
     }
 
     protected static IllegalStateException missingPlugin(JobVertex v) {

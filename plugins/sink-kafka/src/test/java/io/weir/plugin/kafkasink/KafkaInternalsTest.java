@@ -69,7 +69,7 @@ class KafkaInternalsTest {
                 resumer.commitTransaction();
             }
         }
-        assertThat(broker.readAll("resume", true)).containsExactly("r0", "r1", "r2", "r3", "r4");
+        KafkaSinkTest.awaitCommitted(() -> assertThat(broker.readAll("resume", true)).containsExactly("r0", "r1", "r2", "r3", "r4"));
         writer.close(Duration.ZERO);
     }
 

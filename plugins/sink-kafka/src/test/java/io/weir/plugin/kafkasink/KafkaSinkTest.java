@@ -66,8 +66,8 @@ class KafkaSinkTest {
         assertThat(broker.readAll("clean", false)).hasSize(3);
         assertThat(broker.readAll("clean", true)).isEmpty();
         sink.commit(recorded);
-        assertThat(broker.readAll("clean", true)).containsExactlyInAnyOrder(
-                "{\"k\":\"a0\",\"v\":0}", "{\"k\":\"a1\",\"v\":1}", "{\"k\":\"a2\",\"v\":2}");
+        awaitCommitted(() -> assertThat(broker.readAll("clean", true)).containsExactlyInAnyOrder(
+                "{\"k\":\"a0\",\"v\":0}", "{\"k\":\"a1\",\"v\":1}", "{\"k\":\"a2\",\"v\":2}"));
         sink.close();
     }
 
@@ -97,7 +97,7 @@ class KafkaSinkTest {
         KafkaTransaction freshRecorded = restored.preCommit(fresh);
         restored.abortLeftovers(List.of(freshRecorded)); // aborts `next`, which the restored checkpoint does not know
         restored.commit(freshRecorded);
-        assertThat(broker.readAll("restore", true)).containsExactly("{\"k\":\"x\",\"v\":1}", "{\"k\":\"y\",\"v\":3}");
+        awaitCommitted(() -> assertThat(broker.readAll("restore", true)).containsExactly("{\"k\":\"x\",\"v\":1}", "{\"k\":\"y\",\"v\":3}"));
         restored.close();
     }
 
@@ -117,7 +117,7 @@ class KafkaSinkTest {
         assertThat(broker.readAll("order", true)).isEmpty(); // r1 is open before r2 in the log: the LSO holds
         sink.commit(r1);
         sink.commit(r2); // a late duplicate
-        assertThat(broker.readAll("order", true)).containsExactly("{\"k\":\"c1\",\"v\":1}", "{\"k\":\"c2\",\"v\":2}");
+        awaitCommitted(() -> assertThat(broker.readAll("order", true)).containsExactly("{\"k\":\"c1\",\"v\":1}", "{\"k\":\"c2\",\"v\":2}"));
         sink.close();
     }
 
@@ -138,7 +138,7 @@ class KafkaSinkTest {
         survivor.write(s, new Row(SCHEMA, "kept", 1L));
         survivor.commit(survivor.preCommit(s));
         // without the abort, read_committed would stop at the lingering transaction for 15 minutes
-        assertThat(broker.readAll("rescale", true)).containsExactly("{\"k\":\"kept\",\"v\":1}");
+        awaitCommitted(() -> assertThat(broker.readAll("rescale", true)).containsExactly("{\"k\":\"kept\",\"v\":1}"));
         survivor.close();
     }
 
@@ -152,7 +152,7 @@ class KafkaSinkTest {
         KafkaTransaction r = sink.preCommit(t);
         broker.restart();
         sink.commit(r);
-        assertThat(broker.readAll("restart", true)).containsExactly("{\"k\":\"r\",\"v\":1}");
+        awaitCommitted(() -> assertThat(broker.readAll("restart", true)).containsExactly("{\"k\":\"r\",\"v\":1}"));
         sink.close();
     }
 
@@ -257,5 +257,14 @@ class KafkaSinkTest {
 
     private static PluginConfig config(Map<String, Object> values) {
         return new PluginConfig("sinks[0].config", new HashMap<>(values), Path.of("."));
+    }
+
+    /**
+     * Retries a read_committed assertion for up to 30 s: commit markers reach the partitions after
+     * {@code commitTransaction} returns (later still after a broker restart), so the last stable offset may lag.
+     */
+    static void awaitCommitted(org.awaitility.core.ThrowingRunnable assertion) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(200))
+                .untilAsserted(assertion);
     }
 }
