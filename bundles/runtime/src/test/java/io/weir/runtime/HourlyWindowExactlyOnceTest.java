@@ -130,6 +130,29 @@ class HourlyWindowExactlyOnceTest {
         assertExactlyOncePerOriginAndHour(limit);
     }
 
+    /**
+     * Unaligned checkpoints: barriers overtake queued rows and watermarks; only rows are persisted as in-flight
+     * data, so after the restore the watermark starts over from Long.MIN_VALUE and no window fires early or twice.
+     */
+    @Test
+    void unalignedCheckpointsOvertakingWatermarksStillEmitEachWindowExactlyOnce() throws Exception {
+        long limit = 8000;
+        JobRun run = JobRun.run(engine, job(2, 2, limit), tmp, Map.of(
+                "execution.checkpointing.interval", "10 ms",
+                "execution.checkpointing.unaligned.enabled", "true",
+                "taskmanager.memory.segment-size", "1024",
+                "pipeline.auto-watermark-interval", "2 ms",
+                "restart-strategy.fixed-delay.delay", "10 ms",
+                "debug.inject-failure.operator", "hourly",
+                "debug.inject-failure.after-records", "2000",
+                "debug.inject-failure.after-checkpoints", "2"));
+
+        assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(run.result.restarts()).isEqualTo(1);
+        assertThat(run.completed).anySatisfy(c -> assertThat(c.persistedDataBytes()).as("in-flight rows persisted").isPositive());
+        assertExactlyOncePerOriginAndHour(limit);
+    }
+
     @Test
     void restoreWithAnotherParallelismMovesWindowsAndTimersByKeyGroup() throws Exception {
         long limit = 6000;
