@@ -98,6 +98,42 @@ class LauncherIT {
     }
 
     @Test
+    void hourlyWindowExampleRunsThroughTheFelixRuntimeWithOneRowPerOriginAndHour() throws Exception {
+        Path examples = copyOfExamples();
+
+        Run run = weir(examples.getParent(), Duration.ofMinutes(2), "run", "examples/flight-delays-hourly.json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).as(run.toString()).contains("Job flight-delays-hourly FINISHED");
+        // ground truth: the data file grouped by origin and UTC hour here, not by the engine
+        java.time.format.DateTimeFormatter format = java.time.format.DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm");
+        Map<String, Long> truth = new TreeMap<>();
+        try (JsonReader r = Json.createReader(Files.newBufferedReader(examples.resolve("data/flights-20k.json")))) {
+            for (JsonValue v : r.readArray()) {
+                JsonObject o = v.asJsonObject();
+                long ts = java.time.LocalDateTime.parse(o.getString("date"), format).toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+                truth.merge(o.getString("origin") + "@" + (ts - ts % 3_600_000L), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> committed = new TreeMap<>();
+        try (Stream<Path> files = Files.list(examples.resolve("out/flight-delays-hourly"))) {
+            for (Path f : (Iterable<Path>) files.filter(f -> f.getFileName().toString().startsWith("part-"))::iterator) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    if (!line.isBlank()) {
+                        try (JsonReader r = Json.createReader(new StringReader(line))) {
+                            JsonObject row = r.readObject();
+                            Long previous = committed.put(row.getString("origin") + "@" + row.getJsonNumber("window_start").longValueExact(),
+                                    row.getJsonNumber("flights").longValueExact());
+                            assertThat(previous).as("a second row for %s", row).isNull();
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(committed).isEqualTo(truth);
+    }
+
+    @Test
     void unknownPluginTypeExitsTwoNamingTheFieldWithinFifteenSeconds() throws Exception {
         Path examples = copyOfExamples();
         JsonObject job;

@@ -239,7 +239,7 @@ class JobSpecParserBadInputTest {
         String keyTypo = SOURCE + ", {\"id\": \"out\", \"type\": \"discard\", \"inputs\": [{\"from\": \"src\", \"partitioning\": \"hash\", \"key\": [\"key\"]}]}";
         assertThatThrownBy(() -> parser.parse(job(keyTypo), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessage("unknown field operators[1].inputs[0].key; an input has from, partitioning and keys");
+                .hasMessage("unknown field operators[1].inputs[0].key; an input has from, output, partitioning and keys");
     }
 
     @Test
@@ -249,7 +249,7 @@ class JobSpecParserBadInputTest {
                 + "{\"id\": \"out\", \"type\": \"discard\", \"inputs\": [\"src\"]}";
         assertThatThrownBy(() -> parser.parse(job(ops), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessage("operators[0].config.limt is not a setting of plugin type 'file'; its settings: [format, limit, path, schema]");
+                .hasMessage("operators[0].config.limt is not a setting of plugin type 'file'; its settings: [format, limit, path, schema, timestamp-field, timestamp-format, watermark.idle-timeout, watermark.max-out-of-orderness]");
     }
 
     @Test
@@ -268,7 +268,7 @@ class JobSpecParserBadInputTest {
         String typo = "\"zz\": 1";
         String src = "{\"id\": \"src\", \"type\": \"datagen\", \"config\": {\"limit\": 10, " + typo + "}}";
         assertThatThrownBy(() -> parser.parse(job(src + ", " + SINK), tmp, Map.of()))
-                .hasMessage("operators[0].config.zz is not a setting of plugin type 'datagen'; its settings: [keys, limit, rate, record-size]");
+                .hasMessage("operators[0].config.zz is not a setting of plugin type 'datagen'; its settings: [keys, limit, rate, record-size, timestamp-field, timestamp-format, watermark.idle-timeout, watermark.max-out-of-orderness]");
         String filter = "{\"id\": \"f\", \"type\": \"filter\", \"inputs\": [\"src\"], \"config\": {\"field\": \"key\", \"op\": \">\", \"value\": 1, " + typo + "}}";
         assertThatThrownBy(() -> parser.parse(job(SOURCE + ", " + filter + ", " + SINK.replace("[\"src\"]", "[\"f\"]")), tmp, Map.of()))
                 .hasMessage("operators[1].config.zz is not a setting of plugin type 'filter'; its settings: [field, op, sleep-ms-per-record, value]");

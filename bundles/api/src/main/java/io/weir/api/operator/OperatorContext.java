@@ -41,4 +41,27 @@ public interface OperatorContext {
     default java.util.OptionalLong checkpointIntervalMs() {
         return java.util.OptionalLong.empty();
     }
+
+    /**
+     * @return the timer service of this keyed operator subtask (see {@link TimerService})
+     * @throws IllegalStateException if the operator's input is not partitioned by key ({@code hash} edge):
+     *         timers are keyed state
+     */
+    default TimerService timerService() {
+        throw new IllegalStateException("operator '" + operatorId() + "' of job " + jobName()
+                + " has no timers: timers are keyed state, so its input must be \"partitioning\": \"hash\" with \"keys\"");
+    }
+
+    /**
+     * Emits {@code row} to the named side output {@code outputName} (e.g. {@code "late"}), which a downstream
+     * operator consumes with {@code {"from": "<this operator>", "output": "<outputName>"}}. Rows sent to a side
+     * output nobody consumes are dropped. Task thread only.
+     *
+     * @throws IllegalArgumentException if {@code outputName} is null or empty
+     */
+    default void sideOutput(String outputName, io.weir.api.Row row) {
+        if (outputName == null || outputName.isEmpty()) {
+            throw new IllegalArgumentException("side output name of operator '" + operatorId() + "' must be non-empty");
+        }
+    }
 }

@@ -33,6 +33,30 @@ public interface StreamOperator extends CheckpointListener {
      */
     void processElement(Row row, Output out) throws Exception;
 
+    /**
+     * A timer this operator registered through {@link OperatorContext#timerService()} fired. Keyed state is
+     * scoped to {@code key}; the timer is already removed (registering it again schedules a new one).
+     * Event-time timers fire before {@link #processWatermark} for the watermark that passed them.
+     *
+     * @param timestamp the timer's timestamp, ms
+     * @param key the key fields of the timer's key
+     * @param domain which clock fired it
+     * @param out where to emit rows
+     * @throws Exception fails the task, which triggers a restart from the last checkpoint
+     * @throws UnsupportedOperationException (default) the operator registered a timer but does not handle them
+     */
+    default void onTimer(long timestamp, Row key, TimeDomain domain, Output out) throws Exception {
+        throw new UnsupportedOperationException(getClass().getName() + " registered a " + domain + " timer but does not override onTimer");
+    }
+
+    /**
+     * The operator's watermark advanced to {@code watermark} (ms; event time {@code <= watermark} is complete:
+     * rows with smaller timestamps that still arrive are late). Called after the event-time timers up to it
+     * fired and before the watermark goes downstream. Default: nothing.
+     */
+    default void processWatermark(long watermark, Output out) throws Exception {
+    }
+
     /** Last chance to emit buffered rows before barrier {@code checkpointId} goes downstream. */
     default void prepareSnapshotPreBarrier(long checkpointId, Output out) throws Exception {
     }

@@ -53,6 +53,17 @@ public interface OperatorFactory {
         return List.of();
     }
 
+    /**
+     * The side outputs this operator writes with {@link io.weir.api.operator.OperatorContext#sideOutput}, which a
+     * downstream operator consumes with {@code {"from": id, "output": name}}. A side output carries rows of the
+     * operator's input schema. Called after {@link #outputSchema} accepted {@code config}.
+     *
+     * @return the side output names (empty by default)
+     */
+    default List<String> sideOutputs(PluginConfig config) {
+        return List.of();
+    }
+
     /** @return a new operator instance for one subtask; config was validated by {@link #outputSchema} */
     StreamOperator create(PluginConfig config, Schema input);
 }

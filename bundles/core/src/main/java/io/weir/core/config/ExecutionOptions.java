@@ -91,10 +91,18 @@ public final class ExecutionOptions {
             "debug.inject-delay.final-checkpoint-notify", 0L,
             "Delay before the final checkpoint's completion is sent to the tasks (testing kills in that window).");
 
+    /**
+     * How often a source with a {@code timestamp-field} emits a watermark (Flink's option of the same name), ms.
+     * Shorter: windows fire closer to the data; longer: fewer watermark events (each flushes the output buffers).
+     */
+    public static final ConfigOption<Long> AUTO_WATERMARK_INTERVAL = ConfigOption.durationOption(
+            "pipeline.auto-watermark-interval", 200L, "Watermark emission interval of sources with a timestamp-field.").atLeast(1, "ms");
+
+    /** @return every job option of the runtime */
     public static List<ConfigOption<?>> all() {
         return List.of(MAX_PARALLELISM, PARALLELISM_OVERRIDES, RESTART_ATTEMPTS, RESTART_DELAY, BUFFER_SIZE, BUFFERS_PER_CHANNEL,
                 FLOATING_BUFFERS_PER_GATE, BUFFER_TIMEOUT, BUFFER_DEBLOAT_ENABLED, BUFFER_DEBLOAT_TARGET, CHAINING, STATE_BACKEND,
                 INJECT_FAILURE_OPERATOR, INJECT_FAILURE_AFTER_RECORDS, INJECT_FAILURE_AFTER_CHECKPOINTS,
-                INJECT_DELAY_FINAL_NOTIFY);
+                INJECT_DELAY_FINAL_NOTIFY, AUTO_WATERMARK_INTERVAL);
     }
 }

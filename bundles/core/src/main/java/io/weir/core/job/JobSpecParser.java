@@ -66,7 +66,7 @@ public final class JobSpecParser {
     /** The fields of a job object, of an operator and of an input object (docs/job-format.md). */
     private static final List<String> TOP_LEVEL_FIELDS = List.of("name", "config", "operators");
     private static final List<String> OPERATOR_FIELDS = List.of("id", "type", "parallelism", "inputs", "config");
-    private static final List<String> INPUT_FIELDS = List.of("from", "partitioning", "keys");
+    private static final List<String> INPUT_FIELDS = List.of("from", "output", "partitioning", "keys");
     /** A job name names a directory: letters, digits, '-', '_', '.', not starting with '.'. */
     private static final Pattern PLAIN_NAME = Pattern.compile("[\\p{L}\\p{N}_-][\\p{L}\\p{N}_.-]*");
 
@@ -387,8 +387,9 @@ public final class JobSpecParser {
                     ri.keys = List.of();
                 } else if (in.getValueType() == JsonValue.ValueType.OBJECT) {
                     JsonObject io = in.asJsonObject();
-                    rejectUnknownFields(io, INPUT_FIELDS, ip, "an input has from, partitioning and keys");
+                    rejectUnknownFields(io, INPUT_FIELDS, ip, "an input has from, output, partitioning and keys");
                     ri.from = requireString(io, "from", ip + ".from");
+                    ri.output = io.containsKey("output") ? requireString(io, "output", ip + ".output") : null;
                     String part = io.containsKey("partitioning") ? requireString(io, "partitioning", ip + ".partitioning") : "forward";
                     try {
                         ri.partitioning = Partitioning.valueOf(part.toUpperCase(Locale.ROOT));
@@ -486,6 +487,7 @@ public final class JobSpecParser {
     private JobGraph buildGraph(String name, Configuration config, List<RawOperator> order, Map<String, RawOperator> byId)
             throws InvalidJobException {
         Map<String, Schema> outputs = new HashMap<>();
+        Map<String, Schema> inputsOf = new HashMap<>();
         List<JobVertex> vertices = new ArrayList<>();
         List<JobEdge> edges = new ArrayList<>();
         Set<String> consumed = new HashSet<>();
@@ -496,6 +498,16 @@ public final class JobSpecParser {
                 consumed.add(in.from);
                 Schema upstream = outputs.get(in.from);
                 RawOperator from = byId.get(in.from);
+                if (in.output != null) {
+                    List<String> declared = from.kind == VertexKind.OPERATOR
+                            ? plugins.operator(from.type).orElseThrow().sideOutputs(from.config) : List.of();
+                    if (!declared.contains(in.output)) {
+                        throw new InvalidJobException(in.path + ".output '" + in.output + "' is not a side output of '" + in.from
+                                + "' (" + from.type + "); its side outputs: " + declared
+                                + (from.type.equals("window-aggregate") ? " (set its late-output)" : ""));
+                    }
+                    upstream = inputsOf.get(in.from); // a side output carries the producer's input rows
+                }
                 if (input != null && !input.equals(upstream)) {
                     throw new InvalidJobException(in.path + " delivers rows " + upstream + " but an earlier input delivers "
                             + input + "; all inputs of an operator must have the same schema");
@@ -513,7 +525,7 @@ public final class JobSpecParser {
                     }
                 }
                 hash |= in.partitioning == Partitioning.HASH;
-                edges.add(new JobEdge(in.from, op.id, in.partitioning, in.keys));
+                edges.add(new JobEdge(in.from, op.id, in.partitioning, in.keys, in.output));
             }
             if (hash && op.inputs.stream().anyMatch(i -> i.partitioning != Partitioning.HASH
                     || !i.keys.equals(op.inputs.get(0).keys))) {
@@ -524,7 +536,11 @@ public final class JobSpecParser {
             boolean keyed = false;
             try {
                 switch (op.kind) {
-                    case SOURCE -> output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                    case SOURCE -> {
+                        output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                        // event-time settings are the runtime's, valid for every source type
+                        io.weir.core.config.WatermarkSettings.of(op.config, output);
+                    }
                     case OPERATOR -> {
                         OperatorFactory f = plugins.operator(op.type).orElseThrow();
                         output = f.outputSchema(op.config, input);
@@ -547,6 +563,7 @@ public final class JobSpecParser {
                         + " is not a setting of plugin type '" + op.type + "'; its settings: " + op.config.askedKeys());
             }
             outputs.put(op.id, output);
+            inputsOf.put(op.id, input);
             vertices.add(new JobVertex(op.id, op.kind, op.type, op.parallelism, op.config, input, output, hash));
         }
         for (RawOperator op : order) {
@@ -664,5 +681,7 @@ public final class JobSpecParser {
         String from;
         Partitioning partitioning;
         List<String> keys;
+        /** Side output name, null for the main output. */
+        String output;
     }
 }

@@ -29,6 +29,20 @@ public interface KeyedStateBackend extends KeyedStateStore, AutoCloseable {
     KeyGroupRange keyGroupRange();
 
     /**
+     * Returns the timer queue named {@code name} (e.g. {@code "_timers/event"}), creating it on the first
+     * call and loading its restored timers; later calls return the same queue. Its timers are part of every
+     * snapshot of this backend.
+     *
+     * @throws UnsupportedOperationException if this backend keeps no timers (the default; a backend must
+     *         override it, otherwise keyed operators using timers fail with this error at start)
+     * @throws IllegalStateException if {@code name} is registered, or was checkpointed, as another kind of state
+     */
+    default KeyedTimerQueue timerQueue(String name) {
+        throw new UnsupportedOperationException("state backend " + getClass().getSimpleName()
+                + " does not support timers (needed by event-time operators such as window-aggregate); use the heap backend");
+    }
+
+    /**
      * The synchronous part of a snapshot: must be short (it blocks record processing).
      *
      * @param checkpointId the checkpoint

@@ -189,8 +189,8 @@ final class ChannelStateRestore {
             this.consumersUnchanged = oldConsumers == consumers;
             this.maxParallelism = maxParallelism;
             this.bufferSize = bufferSize;
-            this.serializer = new RowSerializer(producer.outputSchema());
-            this.keys = edge.partitioning() == Partitioning.HASH ? new KeySelector(producer.outputSchema(), edge.keyFields()) : null;
+            this.serializer = new RowSerializer(edge.schemaFrom(producer));
+            this.keys = edge.partitioning() == Partitioning.HASH ? new KeySelector(edge.schemaFrom(producer), edge.keyFields()) : null;
         }
 
         /** @param producer the new producer subtask; {@code oldConsumer} the consumer the buffers were sent to */

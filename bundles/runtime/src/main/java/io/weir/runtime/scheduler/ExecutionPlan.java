@@ -47,7 +47,8 @@ public record ExecutionPlan(JobGraph job, List<List<JobVertex>> chains, List<Job
 
     private static boolean canChain(JobGraph job, JobEdge edge, JobVertex target) {
         JobVertex source = job.vertex(edge.source());
-        return edge.partitioning() == Partitioning.FORWARD && source.parallelism() == target.parallelism()
+        // a side output edge is never chained: the chain's operators pass only their main output along
+        return edge.output() == null && edge.partitioning() == Partitioning.FORWARD && source.parallelism() == target.parallelism()
                 && job.outputsOf(source.id()).size() == 1 && !target.keyed();
     }
 

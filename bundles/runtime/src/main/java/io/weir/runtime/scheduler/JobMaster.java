@@ -445,7 +445,8 @@ public final class JobMaster implements JobHandle, TaskListener {
                         }
                     }
                     outputs.addAll(sps);
-                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(tail.outputSchema())));
+                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(e.schemaFrom(tail)),
+                            e.output()));
                 }
                 if (!writers.isEmpty()) {
                     writersOf.computeIfAbsent(tail.id(), v -> new ArrayList<>()).addAll(writers);
@@ -489,7 +490,7 @@ public final class JobMaster implements JobHandle, TaskListener {
             case FORWARD -> ChannelSelector.forward();
             case BROADCAST -> ChannelSelector.broadcast();
             case REBALANCE -> ChannelSelector.rebalance(channels, subtask);
-            case HASH -> ChannelSelector.hash(new KeySelector(producer.outputSchema(), e.keyFields()), maxParallelism, channels);
+            case HASH -> ChannelSelector.hash(new KeySelector(e.schemaFrom(producer), e.keyFields()), maxParallelism, channels);
         };
     }
 

@@ -25,6 +25,8 @@ final class ChainedOperator {
     static final long PACE_MS = 1;
     /** Set once while the chain is built. */
     Output output;
+    /** The operator's timers (keyed operators only), else null; set once while the chain is built. */
+    io.weir.runtime.time.KeyedTimerService timers;
     private long records;
     private int completedCheckpoints;
 
@@ -82,6 +84,27 @@ final class ChainedOperator {
             throw new IllegalStateException("interrupted while operator '" + operatorId + "' waited for "
                     + failAfterCheckpoints + " completed checkpoints before its injected failure", e);
         }
+    }
+
+    /**
+     * The operator's watermark rose to {@code watermark}: fires its due event-time timers, then tells it.
+     *
+     * @throws Exception from the operator; fails the task
+     */
+    void advanceWatermark(long watermark) throws Exception {
+        if (timers != null) {
+            timers.advanceWatermark(watermark, this::fireTimer);
+        }
+        operator.processWatermark(watermark, output);
+    }
+
+    /** The processing-time wake-up mail: fires the due processing-time timers. */
+    void fireProcessingTimers() throws Exception {
+        timers.onProcessingTime(System.currentTimeMillis(), this::fireTimer);
+    }
+
+    private void fireTimer(long timestamp, Row key, io.weir.api.operator.TimeDomain domain) throws Exception {
+        operator.onTimer(timestamp, key, domain, output);
     }
 
     /** An output that feeds this operator: wraps checked exceptions so they unwind the chain. */

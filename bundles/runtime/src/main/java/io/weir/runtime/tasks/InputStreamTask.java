@@ -34,6 +34,8 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     /** Task thread only: channels that delivered end-of-data. */
     private final boolean[] endOfData;
     private int endOfDataCount;
+    /** Task thread only: the task's watermark from its channels' watermarks and idle statuses. */
+    private final io.weir.runtime.time.StatusWatermarkValve valve;
 
     /** @param deployment a chain whose head is an operator or sink with an input gate */
     public InputStreamTask(TaskDeployment deployment, TaskServices services) {
@@ -46,6 +48,18 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
                         config.get(io.weir.core.config.ExecutionOptions.BUFFER_SIZE))
                 : null;
         this.endOfData = new boolean[gate.numberOfChannels()];
+        this.valve = new io.weir.runtime.time.StatusWatermarkValve(gate.numberOfChannels(),
+                new io.weir.runtime.time.StatusWatermarkValve.Output() {
+                    @Override
+                    public void emitWatermark(long watermark) throws Exception {
+                        processWatermark(watermark);
+                    }
+
+                    @Override
+                    public void emitIdle(boolean idle) {
+                        emitWatermarkStatus(idle);
+                    }
+                });
     }
 
     @Override
@@ -110,6 +124,10 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         } else if (entry instanceof CancelCheckpointMarker marker) {
             barrierHandler.processCancellationBarrier(marker, channel);
             settleRecordings();
+        } else if (entry instanceof io.weir.runtime.io.network.Watermark w) {
+            valve.inputWatermark(channel, w.timestamp());
+        } else if (entry instanceof io.weir.runtime.io.network.WatermarkStatus status) {
+            valve.inputStatus(channel, status == io.weir.runtime.io.network.WatermarkStatus.IDLE);
         } else if (entry == EndOfData.INSTANCE) {
             if (!endOfData[channel]) {
                 endOfData[channel] = true;

@@ -24,6 +24,22 @@ public final class SourceStreamTask extends StreamTask {
     /** Task thread only. */
     private SourceReader reader;
     private DefaultOperatorContext readerContext;
+    /** Task thread only: watermarks of a source with a timestamp-field, else null. */
+    private io.weir.runtime.time.SourceWatermarkGenerator watermarks;
+    /** Task thread only: what the reader emits into (the chain, behind the watermark generator if any). */
+    private io.weir.api.operator.Output readerOutput;
+    private java.util.concurrent.ScheduledFuture<?> watermarkTimer;
+    private final io.weir.runtime.time.SourceWatermarkGenerator.Emitter emitter = new io.weir.runtime.time.SourceWatermarkGenerator.Emitter() {
+        @Override
+        public void emitWatermark(long watermark) throws Exception {
+            processWatermark(watermark);
+        }
+
+        @Override
+        public void emitIdle(boolean idle) {
+            emitWatermarkStatus(idle);
+        }
+    };
 
     /** @param deployment a chain whose head is a source vertex */
     public SourceStreamTask(TaskDeployment deployment, TaskServices services) {
@@ -49,6 +65,32 @@ public final class SourceStreamTask extends StreamTask {
     @Override
     protected void openHead() throws Exception {
         reader.initializeState(readerContext);
+        JobVertex v = deployment.chain().get(0);
+        io.weir.core.config.WatermarkSettings settings = io.weir.core.config.WatermarkSettings.of(v.config(), v.outputSchema());
+        readerOutput = chainInput();
+        if (settings != null) {
+            long interval = deployment.config().get(io.weir.core.config.ExecutionOptions.AUTO_WATERMARK_INTERVAL);
+            watermarks = new io.weir.runtime.time.SourceWatermarkGenerator(settings, interval);
+            readerOutput = watermarks.wrap(readerOutput);
+            io.weir.runtime.time.SourceWatermarkGenerator generator = watermarks;
+            watermarkTimer = services.timers().scheduleAtFixedRate(() -> mailbox.put(new Mail("periodic watermark",
+                    () -> {
+                        if (state() == TaskState.RUNNING) {
+                            generator.onPeriodicEmit(emitter);
+                        }
+                    })), interval, interval, java.util.concurrent.TimeUnit.MILLISECONDS);
+            LOG.info("Source {} of job {} assigns event time from field '{}' (out-of-orderness {} ms, idle timeout {} ms, "
+                    + "watermark every {} ms)", taskId(), deployment.jobName(), settings.extractor().field(),
+                    settings.maxOutOfOrdernessMs(), settings.idleTimeoutMs(), interval);
+        }
+    }
+
+    /** End of input or drain: the last watermark ({@link Long#MAX_VALUE}) goes before end-of-data. */
+    private void endWatermarks() throws Exception {
+        if (watermarks != null) {
+            watermarkTimer.cancel(false);
+            watermarks.onEndOfInput(emitter);
+        }
     }
 
     @Override
@@ -56,13 +98,14 @@ public final class SourceStreamTask extends StreamTask {
         if (!outputAvailable()) {
             return IDLE_WAIT_NANOS; // a recycled buffer wakes us
         }
-        PollStatus status = reader.pollNext(chainInput());
+        PollStatus status = reader.pollNext(readerOutput);
         return switch (status) {
             case MORE_AVAILABLE -> 0;
             case NOTHING_AVAILABLE -> Math.max(1, reader.idleWaitNanos());
             case END_OF_INPUT -> {
                 LOG.debug("Source {} reached the end of its input", taskId());
                 processor.suspendDefaultAction();
+                endWatermarks();
                 finishData();
                 yield 0;
             }
@@ -81,6 +124,9 @@ public final class SourceStreamTask extends StreamTask {
             LOG.info("Source {} of job {} stops reading at savepoint {} (stop-with-savepoint)", taskId(),
                     deployment.jobName(), barrier.checkpointId());
             processor.suspendDefaultAction();
+            if (watermarkTimer != null) {
+                watermarkTimer.cancel(false); // nothing is emitted after the savepoint's cut, no watermark or idleness either
+            }
         }
     }
 
@@ -94,6 +140,7 @@ public final class SourceStreamTask extends StreamTask {
             if (state() == TaskState.RUNNING) {
                 LOG.info("Source {} of job {} ends its input (stop-with-savepoint with drain)", taskId(), deployment.jobName());
                 processor.suspendDefaultAction();
+                endWatermarks();
                 finishData();
             }
         }));
@@ -101,6 +148,9 @@ public final class SourceStreamTask extends StreamTask {
 
     @Override
     protected void closeHead() {
+        if (watermarkTimer != null) {
+            watermarkTimer.cancel(false);
+        }
         if (reader != null) {
             try {
                 reader.close();

@@ -72,6 +72,12 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     protected Output tailOutput;
     private final List<KeyedStateBackend> keyedBackends = new ArrayList<>();
     private final List<OperatorStateBackend> operatorBackends = new ArrayList<>();
+    /** Task thread only: timer services of keyed operators in the chain. */
+    private final List<io.weir.runtime.time.KeyedTimerService> timerServices = new ArrayList<>();
+    /** Task thread only, set while the chain is built: writers of the tail's side outputs by name. */
+    private final Map<String, List<RecordWriter>> sideWriters = new java.util.HashMap<>();
+    /** Task thread only: the last watermark sent downstream. */
+    private long lastWatermarkOut = Long.MIN_VALUE;
     /** Thread-safe; see the class comment for who moves it. */
     private final TaskStateMachine state;
     /** The task thread once {@link #run()} started, else null; read by {@link #cancel()} to interrupt it. */
@@ -226,18 +232,34 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 case SINK -> sinkOperator(services.plugins().sink(v.type()).orElseThrow(() -> missingPlugin(v)), v);
                 case SOURCE -> throw new IllegalStateException("source " + v.id() + " inside a chain");
             };
+            io.weir.runtime.time.KeyedTimerService timers = null;
+            ChainedOperator[] self = new ChainedOperator[1]; // the wake-up mail runs after the chain is built
+            if (keyed != null) {
+                timers = new io.weir.runtime.time.KeyedTimerService(keyed, new io.weir.runtime.time.MailboxTimeScheduler(
+                        services.timers(), mailbox, "processing-time timers of " + v.id(), () -> self[0].fireProcessingTimers()));
+                timerServices.add(timers);
+            }
             DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
-                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval());
+                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval(), timers, this::emitSideOutput);
             boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
                     && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
             ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,
                     injectFailure ? deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS) : 0L,
                     deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS));
+            co.timers = timers;
+            self[0] = co;
             operators.add(co);
             participants.add(new SnapshotParticipant(v.id(), op::snapshotState, opState, keyed, op));
         }
         // wire outputs tail to head
-        List<RecordWriter> writers = deployment.writers();
+        List<RecordWriter> writers = new ArrayList<>();
+        for (RecordWriter w : deployment.writers()) {
+            if (w.sideOutput() == null) {
+                writers.add(w);
+            } else {
+                sideWriters.computeIfAbsent(w.sideOutput(), k -> new ArrayList<>()).add(w);
+            }
+        }
         tailOutput = writers.isEmpty() ? row -> { } : writers.size() == 1 ? writers.get(0)::emit : row -> {
             for (RecordWriter w : writers) {
                 w.emit(row);
@@ -293,6 +315,42 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         for (ChainedOperator co : operators) {
             co.operator.prepareSnapshotPreBarrier(checkpointId, co.output);
         }
+    }
+
+    /**
+     * The task's watermark rose to {@code watermark} (from its input valve, or its source's generator): every
+     * operator of the chain, head to tail, fires its due event-time timers and sees the watermark; then it goes
+     * downstream behind all rows emitted so far. Runs in the mailbox step that took the watermark. Task thread.
+     *
+     * @throws Exception from an operator; fails the task
+     */
+    protected void processWatermark(long watermark) throws Exception {
+        if (watermark <= lastWatermarkOut) {
+            return;
+        }
+        for (ChainedOperator co : operators) {
+            co.advanceWatermark(watermark);
+        }
+        lastWatermarkOut = watermark;
+        broadcastEvent(new io.weir.runtime.io.network.Watermark(watermark));
+    }
+
+    /**
+     * Emits a row of a side output (only the chain's tail has side output edges: an operator with one is never
+     * chained to its successor). Rows of a side output without consumers are dropped. Task thread.
+     */
+    private void emitSideOutput(String name, Row row) {
+        List<RecordWriter> ws = sideWriters.get(name);
+        if (ws != null) {
+            for (RecordWriter w : ws) {
+                w.emit(row);
+            }
+        }
+    }
+
+    /** Tells downstream that this task became idle or active again (see {@link io.weir.runtime.io.network.WatermarkStatus}). */
+    protected void emitWatermarkStatus(boolean idle) {
+        broadcastEvent(idle ? io.weir.runtime.io.network.WatermarkStatus.IDLE : io.weir.runtime.io.network.WatermarkStatus.ACTIVE);
     }
 
     /** Sends an event on every output channel behind all data. */
@@ -396,6 +454,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
 
     /** Closes operators and backends and releases network buffers; never throws. */
     private void closeAll() {
+        timerServices.forEach(io.weir.runtime.time.KeyedTimerService::close);
         for (ChainedOperator co : operators) {
             try {
                 co.operator.close();

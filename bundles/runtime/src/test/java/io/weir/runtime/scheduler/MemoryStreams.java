@@ -7,7 +7,7 @@ import io.weir.core.storage.CheckpointStreamFactory;
 import java.io.ByteArrayOutputStream;
 
 /** A {@link CheckpointStreamFactory} whose streams become inline byte handles: state snapshots without files. */
-final class MemoryStreams implements CheckpointStreamFactory {
+public final class MemoryStreams implements CheckpointStreamFactory {
     @Override
     public CheckpointStateOutputStream createOutputStream() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

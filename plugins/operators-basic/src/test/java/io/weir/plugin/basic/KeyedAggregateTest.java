@@ -123,7 +123,7 @@ class KeyedAggregateTest {
     @Test
     void factoriesAreFoundThroughServiceLoader() {
         assertThat(ServiceLoader.load(OperatorFactory.class).stream().map(p -> p.get().type()))
-                .containsExactlyInAnyOrder("filter", "project", "keyed-aggregate");
+                .containsExactlyInAnyOrder("filter", "project", "keyed-aggregate", "window-aggregate");
     }
 
     private static void assertExpected(Row actual, List<Row> rowsOfKey) {

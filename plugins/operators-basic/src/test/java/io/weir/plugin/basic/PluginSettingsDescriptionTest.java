@@ -9,6 +9,7 @@ import io.weir.plugin.basic.aggregate.KeyedAggregateFactory;
 import io.weir.plugin.basic.discard.DiscardSinkFactory;
 import io.weir.plugin.basic.filter.FilterOperatorFactory;
 import io.weir.plugin.basic.project.ProjectOperatorFactory;
+import io.weir.plugin.basic.window.WindowAggregateFactory;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -27,7 +28,8 @@ class PluginSettingsDescriptionTest {
 
     @Test
     void filterProjectAndKeyedAggregateDescribeTheKeysTheirValidationReads() {
-        for (OperatorFactory factory : List.of(new FilterOperatorFactory(), new ProjectOperatorFactory(), new KeyedAggregateFactory())) {
+        for (OperatorFactory factory : List.of(new FilterOperatorFactory(), new ProjectOperatorFactory(), new KeyedAggregateFactory(),
+                new WindowAggregateFactory())) {
             PluginConfig config = new PluginConfig("operators[1].config", Map.of(), Path.of("."));
             catchThrowable(() -> factory.outputSchema(config, INPUT));
 
@@ -38,6 +40,13 @@ class PluginSettingsDescriptionTest {
                 .containsExactly("field", "op", "value", "sleep-ms-per-record");
         assertThat(new KeyedAggregateFactory().settings()).filteredOn(PluginSetting::required).extracting(PluginSetting::name)
                 .containsExactly("key", "aggregates");
+    }
+
+    @Test
+    void windowAggregateDeclaresItsLateOutputAsASideOutput() {
+        PluginConfig config = new PluginConfig("operators[1].config", Map.of("late-output", "late"), Path.of("."));
+        assertThat(new WindowAggregateFactory().sideOutputs(config)).containsExactly("late");
+        assertThat(new WindowAggregateFactory().sideOutputs(new PluginConfig("c", Map.of(), Path.of(".")))).isEmpty();
     }
 
     @Test

@@ -30,6 +30,8 @@ public final class RecordWriter {
      * with a release store (no lock, no fence on the record path); read by any thread.
      */
     private final AtomicLong recordsWritten = new AtomicLong();
+    /** The producer's side output this writer carries, or null for its main output. */
+    private final String sideOutput;
 
     /**
      * @param subpartitions one per consumer channel of this edge
@@ -38,6 +40,19 @@ public final class RecordWriter {
      * @param serializer the edge's row serializer
      */
     public RecordWriter(List<PipelinedSubpartition> subpartitions, BufferPool pool, ChannelSelector selector, RowSerializer serializer) {
+        this(subpartitions, pool, selector, serializer, null);
+    }
+
+    /**
+     * @param subpartitions one per consumer channel of this edge
+     * @param pool the buffer pool of this task's output
+     * @param selector how rows choose a channel
+     * @param serializer the edge's row serializer
+     * @param sideOutput the side output name this edge carries, null for the main output
+     */
+    public RecordWriter(List<PipelinedSubpartition> subpartitions, BufferPool pool, ChannelSelector selector, RowSerializer serializer,
+            String sideOutput) {
+        this.sideOutput = sideOutput;
         this.subpartitions = subpartitions.toArray(new PipelinedSubpartition[0]);
         this.current = new NetworkBuffer[this.subpartitions.length];
         this.pool = pool;
@@ -62,6 +77,11 @@ public final class RecordWriter {
             append(channel);
         }
         recordsWritten.lazySet(recordsWritten.get() + 1);
+    }
+
+    /** @return the side output this writer carries, or null for the main output */
+    public String sideOutput() {
+        return sideOutput;
     }
 
     /** @return rows emitted through this writer since it was created, >= 0; any thread (may lag by a few rows) */

@@ -148,6 +148,42 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         return (S) state;
     }
 
+    /**
+     * Returns the timer queue {@code name}, creating it on the first call with its restored timers (stored as a
+     * keyed state of kind TIMERS, so snapshots and key-group restore treat it like any other state).
+     *
+     * @throws IllegalStateException if the name is registered, or was checkpointed, as a non-timer state, or the
+     *         backend is closed
+     */
+    @Override
+    public io.weir.core.state.KeyedTimerQueue timerQueue(String name) {
+        if (closed) {
+            throw new IllegalStateException("keyed state backend of " + context + " is closed");
+        }
+        AbstractHeapState<?> existing = states.get(name);
+        if (existing != null) {
+            if (existing.kind != StateKind.TIMERS) {
+                throw new IllegalStateException("state '" + name + "' of " + context + " is registered as " + existing.kind
+                        + ", requested as timers");
+            }
+            return (HeapTimerQueue) existing;
+        }
+        RestoredState fromSnapshot = restored.get(name);
+        if (fromSnapshot != null && fromSnapshot.kind != StateKind.TIMERS) {
+            throw new IllegalStateException("state '" + name + "' of " + context + " was checkpointed as "
+                    + fromSnapshot.kind + ", requested as timers");
+        }
+        HeapTimerQueue queue = new HeapTimerQueue(name, ctx, range.size(), range.start());
+        if (fromSnapshot != null) {
+            load(queue, fromSnapshot);
+            restored.remove(name);
+            queue.rebuildQueue();
+            LOG.debug("Restored {} timers '{}' of {}", queue.size(), name, context);
+        }
+        states.put(name, queue);
+        return queue;
+    }
+
     private AbstractHeapState<?> create(StateDescriptor<?> d) {
         int n = range.size();
         if (d instanceof StateDescriptor.Value<?> v) {

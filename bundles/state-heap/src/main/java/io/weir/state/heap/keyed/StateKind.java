@@ -4,12 +4,14 @@ import io.weir.api.state.StateDescriptor;
 
 import java.io.IOException;
 
-/** The four kinds of keyed state, with their one-byte code in the snapshot format (docs/checkpoint-format.md). */
+/** The kinds of keyed state, with their one-byte code in the snapshot format (docs/checkpoint-format.md). */
 enum StateKind {
     VALUE(1),
     LIST(2),
     MAP(3),
-    REDUCING(4);
+    REDUCING(4),
+    /** Timers of a {@link io.weir.core.state.KeyedTimerQueue}: per key, its timestamps ascending. */
+    TIMERS(5);
 
     final byte code;
 

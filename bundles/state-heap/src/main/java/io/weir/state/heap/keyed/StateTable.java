@@ -54,6 +54,41 @@ final class StateTable<V> {
         }
     }
 
+    /** @return the value of {@code key} in key group index {@code keyGroupIndex}, or null */
+    V getAt(int keyGroupIndex, Row key) {
+        HashMap<Row, V> m = maps[keyGroupIndex];
+        return m == null ? null : m.get(key);
+    }
+
+    /** Sets (non-null) or removes (null) the value of {@code key} in key group index {@code keyGroupIndex}. */
+    void setAt(int keyGroupIndex, Row key, V value) {
+        if (value != null) {
+            writableMap(keyGroupIndex).put(key, value);
+        } else {
+            HashMap<Row, V> m = maps[keyGroupIndex];
+            if (m != null && m.containsKey(key)) {
+                writableMap(keyGroupIndex).remove(key);
+            }
+        }
+    }
+
+    /** Calls {@code action} with every entry (key-group index, key, value); the action must not change the table. */
+    void forEach(EntryAction<V> action) {
+        for (int i = 0; i < maps.length; i++) {
+            if (maps[i] != null) {
+                for (Map.Entry<Row, V> e : maps[i].entrySet()) {
+                    action.accept(i, e.getKey(), e.getValue());
+                }
+            }
+        }
+    }
+
+    /** What {@link #forEach} calls. */
+    @FunctionalInterface
+    interface EntryAction<V> {
+        void accept(int keyGroupIndex, Row key, V value);
+    }
+
     /** Adds a restored entry to key group index {@code keyGroupIndex} (restore only). */
     void putRestored(int keyGroupIndex, Row key, V value) {
         writableMap(keyGroupIndex).put(key, value);

@@ -33,6 +33,7 @@ public final class AggregatePlan {
     private final Schema output;
     private final Schema accumulator;
     private final int[] keyPositions;
+    private final List<String> keyNames;
     private final Aggregator[] aggregators;
 
     /**
@@ -47,6 +48,7 @@ public final class AggregatePlan {
             throw new IllegalArgumentException("key must name at least one field");
         }
         List<Field> out = new ArrayList<>();
+        keyNames = List.copyOf(key);
         keyPositions = new int[key.size()];
         for (int i = 0; i < key.size(); i++) {
             keyPositions[i] = input.require(key.get(i));
@@ -229,9 +231,50 @@ public final class AggregatePlan {
         return new Row(output, out);
     }
 
+    /**
+     * Combines two accumulators of the same key (session windows that merge), as if all their rows had been
+     * accumulated into one.
+     *
+     * @return a new accumulator
+     * @throws ArithmeticException if a long sum overflows
+     */
+    public Row merge(Row a, Row b) {
+        Object[] values = a.values();
+        values[0] = (Long) values[0] + (Long) b.get(0);
+        for (Aggregator ag : aggregators) {
+            ag.merge(values, b);
+        }
+        return new Row(accumulator, values);
+    }
+
+    /**
+     * @param acc an accumulator
+     * @param key a row holding (at least) the key fields, by name (e.g. the runtime's key row of a timer)
+     * @return the output row: key fields, then each aggregate's result
+     * @throws IllegalArgumentException if {@code key} lacks a key field
+     */
+    public Row resultForKey(Row acc, Row key) {
+        Object[] out = new Object[output.size()];
+        for (int i = 0; i < keyNames.size(); i++) {
+            out[i] = key.get(key.schema().require(keyNames.get(i)));
+        }
+        for (int j = 0; j < aggregators.length; j++) {
+            out[keyNames.size() + j] = aggregators[j].result(acc);
+        }
+        return new Row(output, out);
+    }
+
+    /** @return the number of key fields, which lead the output schema */
+    public int keyCount() {
+        return keyNames.size();
+    }
+
     /** One aggregate's slots in the accumulator array. */
     private sealed interface Aggregator permits Count, Sum, Avg, Extreme {
         void add(Object[] acc, Row in);
+
+        /** Folds the other accumulator's slots into {@code acc}. */
+        void merge(Object[] acc, Row other);
 
         Object result(Row acc);
     }
@@ -239,6 +282,10 @@ public final class AggregatePlan {
     private record Count() implements Aggregator {
         @Override
         public void add(Object[] acc, Row in) {
+        }
+
+        @Override
+        public void merge(Object[] acc, Row other) {
         }
 
         @Override
@@ -251,6 +298,14 @@ public final class AggregatePlan {
         @Override
         public void add(Object[] acc, Row in) {
             Object v = in.get(position);
+            if (v != null) {
+                acc[slot] = addTo(acc[slot], (Number) v, integral);
+            }
+        }
+
+        @Override
+        public void merge(Object[] acc, Row other) {
+            Object v = other.get(slot);
             if (v != null) {
                 acc[slot] = addTo(acc[slot], (Number) v, integral);
             }
@@ -273,6 +328,15 @@ public final class AggregatePlan {
         }
 
         @Override
+        public void merge(Object[] acc, Row other) {
+            Object n = other.get(countSlot);
+            if (n != null) {
+                acc[sumSlot] = addTo(acc[sumSlot], (Number) other.get(sumSlot), integral);
+                acc[countSlot] = acc[countSlot] == null ? n : (Long) acc[countSlot] + (Long) n;
+            }
+        }
+
+        @Override
         public Object result(Row acc) {
             Object n = acc.get(countSlot);
             return n == null ? null : ((Number) acc.get(sumSlot)).doubleValue() / (Long) n;
@@ -283,7 +347,16 @@ public final class AggregatePlan {
         @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
         public void add(Object[] acc, Row in) {
-            Object v = in.get(position);
+            fold(acc, in.get(position));
+        }
+
+        @Override
+        public void merge(Object[] acc, Row other) {
+            fold(acc, other.get(slot));
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private void fold(Object[] acc, Object v) {
             if (v == null) {
                 return;
             }
