@@ -233,14 +233,21 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 case SOURCE -> throw new IllegalStateException("source " + v.id() + " inside a chain");
             };
             io.weir.runtime.time.KeyedTimerService timers = null;
+            io.weir.api.operator.TimerService contextTimers = null;
             ChainedOperator[] self = new ChainedOperator[1]; // the wake-up mail runs after the chain is built
             if (keyed != null) {
-                timers = new io.weir.runtime.time.KeyedTimerService(keyed, new io.weir.runtime.time.MailboxTimeScheduler(
-                        services.timers(), mailbox, "processing-time timers of " + v.id(), () -> self[0].fireProcessingTimers()));
-                timerServices.add(timers);
+                try {
+                    timers = new io.weir.runtime.time.KeyedTimerService(keyed, new io.weir.runtime.time.MailboxTimeScheduler(
+                            services.timers(), mailbox, "processing-time timers of " + v.id(), () -> self[0].fireProcessingTimers()));
+                    timerServices.add(timers);
+                    contextTimers = timers;
+                } catch (UnsupportedOperationException noTimers) {
+                    // a backend without timers (RocksDB today) runs keyed operators that do not use them
+                    contextTimers = io.weir.runtime.time.KeyedTimerService.unsupported(noTimers.getMessage());
+                }
             }
             DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
-                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval(), timers, this::emitSideOutput);
+                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval(), contextTimers, this::emitSideOutput);
             boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
                     && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
             ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,

@@ -122,6 +122,48 @@ public final class KeyedTimerService implements TimerService {
         }
     }
 
+    /**
+     * The timer service of a keyed operator whose state backend keeps no timers: every call throws
+     * {@code UnsupportedOperationException} with {@code message} (naming the backend), so only an operator that
+     * uses timers fails, and the keyed operators that do not (e.g. {@code keyed-aggregate}) run on that backend.
+     *
+     * @param message why there are no timers, from the backend
+     * @return the throwing service
+     */
+    public static TimerService unsupported(String message) {
+        return new TimerService() {
+            @Override
+            public long currentWatermark() {
+                throw new UnsupportedOperationException(message);
+            }
+
+            @Override
+            public long currentProcessingTime() {
+                throw new UnsupportedOperationException(message);
+            }
+
+            @Override
+            public void registerEventTimeTimer(long timestamp) {
+                throw new UnsupportedOperationException(message);
+            }
+
+            @Override
+            public void registerProcessingTimeTimer(long timestamp) {
+                throw new UnsupportedOperationException(message);
+            }
+
+            @Override
+            public void deleteEventTimeTimer(long timestamp) {
+                throw new UnsupportedOperationException(message);
+            }
+
+            @Override
+            public void deleteProcessingTimeTimer(long timestamp) {
+                throw new UnsupportedOperationException(message);
+            }
+        };
+    }
+
     /** Cancels the pending wake-up (task end). */
     public void close() {
         clock.cancel();
