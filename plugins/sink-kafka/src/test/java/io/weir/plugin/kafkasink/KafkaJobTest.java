@@ -103,10 +103,12 @@ class KafkaJobTest {
     void restoreWithOtherParallelismsIsExactlyOnce() throws Exception {
         Map<String, Truth> truth = loadFlights("in-rescale", 3, 3000, 2);
         broker.createTopics(2, "out-rescale");
-        // 3 ms per record in the aggregate (~4.5 s per subtask), so a checkpoint completes after its 300th record
-        // even when a loaded machine takes seconds per checkpoint and the injected failure fires before the input ends
+        // 3 ms per record in the aggregate (~4.5 s per subtask) and unaligned checkpoints: an aligned barrier would
+        // queue behind every flight already buffered before the slow aggregate (the whole input fits in the
+        // buffers), so no checkpoint could complete before the input ends and the injected failure would not fire
         JobResult failed = run(job("rescale", "in-rescale", "out-rescale", 2, 3, 3), Map.of(
                 "execution.checkpointing.interval", "30 ms",
+                "execution.checkpointing.unaligned.enabled", "true",
                 "restart-strategy.fixed-delay.attempts", "0",
                 "debug.inject-failure.operator", "per-origin",
                 "debug.inject-failure.after-records", "300",
