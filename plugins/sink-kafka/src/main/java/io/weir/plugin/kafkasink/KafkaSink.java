@@ -111,12 +111,26 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     }
 
     /**
-     * Derives the transactional id prefix and restores the id counter: above every subtask's of the
-     * restored checkpoint, or 0 on a fresh start.
+     * Checks that the job checkpoints, derives the transactional id prefix and restores the id counter:
+     * above every subtask's of the restored checkpoint, or 0 on a fresh start.
+     *
+     * @throws SuppressRestartsException if {@code execution.checkpointing.interval} is unset and
+     *         {@code allow-without-checkpointing} is not true (nothing would be committed before a bounded job
+     *         ends, and an unbounded job would never commit)
      */
     @Override
     public void open(OperatorContext context) {
         this.context = context;
+        if (context.checkpointIntervalMs().isEmpty()) {
+            String message = describe() + ": execution.checkpointing.interval is not set, so this exactly-once sink would"
+                    + " commit nothing until a bounded job ends (and an unbounded job never)";
+            if (!settings.allowWithoutCheckpointing()) {
+                throw new SuppressRestartsException(message + ". Set execution.checkpointing.interval (e.g. 1s), or set the"
+                        + " sink's allow-without-checkpointing to true for a bounded job that may commit only at its end");
+            }
+            LOG.warn("{}; starting anyway (allow-without-checkpointing is true): every record stays in one open"
+                    + " transaction, which read_committed consumers wait at, until the final checkpoint", message);
+        }
         this.prefix = settings.transactionalIdPrefix() != null ? settings.transactionalIdPrefix()
                 : sanitize(context.jobName()) + "-" + sanitize(context.operatorId());
         nextIdState = context.operatorState().getUnionListState(NEXT_ID_STATE, Serializers.LONG);

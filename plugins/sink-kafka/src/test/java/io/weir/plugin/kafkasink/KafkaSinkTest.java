@@ -54,7 +54,7 @@ class KafkaSinkTest {
     void recordsBecomeVisibleOnlyAtCommit() throws Exception {
         broker.createTopics(2, "clean");
         KafkaSink sink = sink("clean", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         sink.abortLeftovers(List.of());
         KafkaTransaction t = sink.beginTransaction();
         for (int i = 0; i < 3; i++) {
@@ -76,7 +76,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "restore");
         InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
         KafkaSink crashed = sink("restore", Map.of());
-        crashed.open(ctx);
+        crashed.open(Checkpointing.every100ms(ctx));
         crashed.abortLeftovers(List.of());
         KafkaTransaction t = crashed.beginTransaction();
         crashed.write(t, new Row(SCHEMA, "x", 1L));
@@ -88,7 +88,7 @@ class KafkaSinkTest {
         crashed.close(); // as after a crash: nothing committed or aborted
 
         KafkaSink restored = sink("restore", Map.of());
-        restored.open(InMemoryOperatorContext.restored(0, 1, snapshot));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
         restored.commit(recorded);
         restored.commit(recorded); // a duplicate (e.g. a second restore) is a no-op
         KafkaTransaction fresh = restored.beginTransaction();
@@ -105,7 +105,7 @@ class KafkaSinkTest {
     void notificationsOutOfOrderCommitEachTransactionOnce() throws Exception {
         broker.createTopics(1, "order");
         KafkaSink sink = sink("order", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         sink.abortLeftovers(List.of());
         KafkaTransaction t1 = sink.beginTransaction();
         sink.write(t1, new Row(SCHEMA, "c1", 1L));
@@ -125,14 +125,14 @@ class KafkaSinkTest {
     void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
         broker.createTopics(1, "rescale");
         KafkaSink gone = sink("rescale", Map.of());
-        gone.open(InMemoryOperatorContext.fresh(1, 2));
+        gone.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(1, 2)));
         KafkaTransaction t = gone.beginTransaction();
         gone.write(t, new Row(SCHEMA, "lingering", 9L));
         gone.preCommit(t);
         gone.close();
 
         KafkaSink survivor = sink("rescale", Map.of());
-        survivor.open(InMemoryOperatorContext.fresh(0, 1));
+        survivor.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         survivor.abortLeftovers(List.of());
         KafkaTransaction s = survivor.beginTransaction();
         survivor.write(s, new Row(SCHEMA, "kept", 1L));
@@ -146,7 +146,7 @@ class KafkaSinkTest {
     void pendingTransactionSurvivesABrokerRestart() throws Exception {
         broker.createTopics(1, "restart");
         KafkaSink sink = sink("restart", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = sink.beginTransaction();
         sink.write(t, new Row(SCHEMA, "r", 1L));
         KafkaTransaction r = sink.preCommit(t);
@@ -161,7 +161,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "lost");
         KafkaTransaction recorded = abandonUntilTimedOut("lost");
         KafkaSink restored = sink("lost", Map.of("transaction-timeout-ms", 1000));
-        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         assertThatThrownBy(() -> restored.commit(recorded))
                 .isInstanceOf(SuppressRestartsException.class)
                 .hasMessageContaining(recorded.transactionalId())
@@ -175,7 +175,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "lost-ok");
         KafkaTransaction recorded = abandonUntilTimedOut("lost-ok");
         KafkaSink restored = sink("lost-ok", Map.of("transaction-timeout-ms", 1000, "ignore-lost-transactions", true));
-        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         restored.commit(recorded);
         assertThat(broker.readAll("lost-ok", true)).isEmpty();
         restored.close();
@@ -188,7 +188,7 @@ class KafkaSinkTest {
         Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "aging",
                 "transaction-timeout-ms", 100_000, "transactional-id-prefix", "test-aging"));
         KafkaSink sink = new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA, now::get);
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = sink.beginTransaction();
         sink.write(t, new Row(SCHEMA, "a", 1L));
         KafkaTransaction pending = sink.preCommit(t);
@@ -203,6 +203,20 @@ class KafkaSinkTest {
         sink.commit(pending);
         sink.commit(sink.preCommit(next));
         sink.close();
+    }
+
+    @Test
+    void withoutCheckpointingTheSinkRefusesToStartUnlessAllowed() throws Exception {
+        KafkaSink refused = sink("unused", Map.of());
+        assertThatThrownBy(() -> refused.open(InMemoryOperatorContext.fresh(0, 1))) // checkpointIntervalMs() empty
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasMessageContaining("execution.checkpointing.interval is not set")
+                .hasMessageContaining("allow-without-checkpointing")
+                .hasMessageContaining("subtask 0 of job test-job");
+        refused.close();
+        KafkaSink allowed = sink("unused", Map.of("allow-without-checkpointing", true));
+        allowed.open(InMemoryOperatorContext.fresh(0, 1));
+        allowed.close();
     }
 
     @Test
@@ -235,7 +249,7 @@ class KafkaSinkTest {
     /** Pre-commits a transaction with a 1 s timeout, abandons it, and waits until the broker has aborted it. */
     private static KafkaTransaction abandonUntilTimedOut(String topic) throws Exception {
         KafkaSink crashed = sink(topic, Map.of("transaction-timeout-ms", 1000));
-        crashed.open(InMemoryOperatorContext.fresh(0, 1));
+        crashed.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = crashed.beginTransaction();
         crashed.write(t, new Row(SCHEMA, "doomed", 1L));
         KafkaTransaction recorded = crashed.preCommit(t);
