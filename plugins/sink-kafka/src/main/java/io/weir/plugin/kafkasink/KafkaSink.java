@@ -42,13 +42,19 @@ import java.util.regex.Pattern;
 
 /**
  * Exactly-once into a Kafka topic (PROTOCOL.md §8, shared RECIPES.md §3): one Kafka transaction per
- * subtask per checkpoint, each with a transactional id of its own,
- * {@code <prefix>-<subtask>-<n>} ({@code n} counts up per subtask and never goes back, also across
- * restores: the next {@code n} of every subtask is kept in union operator state, and a restored
- * subtask starts above all of them, so no id of a recorded transaction is reused).
+ * subtask per checkpoint. Each producer has a transactional id of its own, {@code <prefix>-<subtask>-<n>}
+ * ({@code n} counts up per subtask and never goes back, also across restores: the next {@code n} of every
+ * subtask is kept in union operator state, and a restored subtask starts above all of them, so a restored
+ * run never initializes, and so never fences, the id of a transaction it recorded before committing it).
+ * A producer whose transaction committed goes back to a small pool ({@value #POOL_SIZE} per subtask) and
+ * carries the next transaction under the same id, without a new producer or {@code initTransactions()}
+ * round trip; that is done only when the broker bumped the producer epoch at the commit (transaction
+ * protocol version 2, Kafka 4's default), so that each transaction of an id has an epoch of its own and
+ * a recorded handle names exactly one transaction.
  * <ul>
- * <li>{@link #beginTransaction}: a producer for the new id, {@code initTransactions()} (which also
- *     fences and aborts whatever an earlier producer of that id left open), {@code beginTransaction()};</li>
+ * <li>{@link #beginTransaction}: a pooled producer, or a producer for a new id and {@code initTransactions()}
+ *     (which also fences and aborts whatever an earlier producer of that id left open); then
+ *     {@code beginTransaction()};</li>
  * <li>{@link #preCommit} (at the barrier): {@code flush()}, then the producer id and epoch
  *     ({@link KafkaInternals}) go into the handle recorded in the checkpoint;</li>
  * <li>{@link #commit}: {@code commitTransaction()} on the live producer; for a handle restored from a
@@ -72,6 +78,8 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** Union operator state: per subtask, the {@code n} of its next transactional id. */
     static final String NEXT_ID_STATE = "kafka-2pc-next-transactional-id";
     static final int AGE_WARNING_PERCENT = 80;
+    /** Committed producers kept for the next transactions, per subtask. */
+    static final int POOL_SIZE = 3;
 
     private final KafkaSinkSettings settings;
     private final JsonEncoder encoder;
@@ -87,6 +95,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private long nextId;
     /** Transactions of this instance, by transactional id, not committed or aborted yet. */
     private final Map<String, Live> live = new HashMap<>();
+    /** Producers whose transaction committed, ready to begin the next one under their id; at most {@link #POOL_SIZE}. */
+    private final java.util.ArrayDeque<Pooled> idle = new java.util.ArrayDeque<>();
+    /** Producers created (each with an {@code initTransactions()}), for tests. */
+    private int producersCreated;
     private final StringBuilder json = new StringBuilder(256);
     /** Writes since the last age check; ages are also checked every {@value #AGE_CHECK_WRITES} writes. */
     private int writesSinceAgeCheck;
@@ -150,12 +162,23 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     @Override
     public KafkaTransaction beginTransaction() {
         warnAboutOldTransactions();
-        String id = prefix + "-" + context.subtaskIndex() + "-" + nextId;
-        nextId++;
-        nextIdState.update(List.of(nextId));
-        KafkaProducer<byte[], byte[]> producer = producer(id);
+        Pooled pooled = idle.pollFirst();
+        String id;
+        KafkaProducer<byte[], byte[]> producer;
+        if (pooled != null) {
+            id = pooled.transactionalId();
+            producer = pooled.producer();
+        } else {
+            id = prefix + "-" + context.subtaskIndex() + "-" + nextId;
+            nextId++;
+            nextIdState.update(List.of(nextId));
+            producer = producer(id);
+            producersCreated++;
+        }
         try {
-            producer.initTransactions();
+            if (pooled == null) {
+                producer.initTransactions();
+            }
             producer.beginTransaction();
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
@@ -231,7 +254,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         if (l != null) {
             l.producer.commitTransaction();
             live.remove(txn.transactionalId());
-            l.producer.close(Duration.ofSeconds(5));
+            recycle(txn.transactionalId(), l.handle == null ? -1 : l.handle.epoch(), l.producer);
             LOG.debug("{} committed {} ({} records)", describe(), txn.transactionalId(), l.records);
             return;
         }
@@ -242,6 +265,12 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         // transaction's. A committed one must not be resumed: TV2 bumped the epoch at its commit, and a
         // resumed commit with the recorded epoch is refused as fenced, like an aborted one.
         TransactionDescription state = describe(txn.transactionalId());
+        if (state != null && laterTransactionOfTheId(txn, state)) {
+            // a pooled producer went on to the next transaction of the id, which it does only after a commit
+            LOG.debug("{} found recorded transaction {} (epoch {}) followed by epoch {} of the id: committed", describe(),
+                    txn.transactionalId(), txn.epoch(), state.producerEpoch());
+            return;
+        }
         switch (state == null ? TransactionState.UNKNOWN : state.state()) {
             case COMPLETE_COMMIT, PREPARE_COMMIT -> LOG.debug("{} found recorded transaction {} committed", describe(), txn.transactionalId());
             case ONGOING -> {
@@ -256,6 +285,45 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             default -> lost(txn, state == null ? "no such transactional id (expired after the broker's transactional.id.expiration.ms?)"
                     : "state " + state.state(), null);
         }
+    }
+
+    /**
+     * Whether the broker's state of the id is of a transaction after {@code txn}. The id's epoch goes up by
+     * one when {@code txn} ends (committed, or aborted by the broker's timeout) and again only when a
+     * pooled producer began and ended the next transaction, or another producer initialized the id.
+     * A different producer id, an ongoing transaction with a higher epoch, or an epoch two or more above
+     * the recorded one therefore mean that the pooled producer committed {@code txn} and went on.
+     */
+    private static boolean laterTransactionOfTheId(KafkaTransaction txn, TransactionDescription state) {
+        if (state.producerId() != txn.producerId()) {
+            return state.producerId() >= 0;
+        }
+        int epochsAfter = state.producerEpoch() - txn.epoch();
+        return state.state() == TransactionState.ONGOING ? epochsAfter > 0 : epochsAfter > 1;
+    }
+
+    /**
+     * Puts a producer whose transaction committed into the pool, when the broker bumped its epoch at the
+     * commit (so the next transaction of the id has an epoch of its own) and the pool has room; closes it
+     * otherwise.
+     */
+    private void recycle(String transactionalId, short epochAtPreCommit, KafkaProducer<byte[], byte[]> producer) {
+        boolean epochBumped;
+        try {
+            epochBumped = epochAtPreCommit >= 0 && KafkaInternals.producerIdAndEpoch(producer).epoch() > epochAtPreCommit;
+        } catch (RuntimeException e) {
+            epochBumped = false;
+        }
+        if (epochBumped && idle.size() < POOL_SIZE) {
+            idle.addLast(new Pooled(transactionalId, producer));
+        } else {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** @return producers created so far, each with an {@code initTransactions()} (tests) */
+    int producersCreated() {
+        return producersCreated;
     }
 
     /** @return the broker's view of the transactional id, or null if the broker does not know it */
@@ -326,6 +394,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     @Override
     public void abortLeftovers(Collection<KafkaTransaction> keep) throws Exception {
         Set<String> protectedIds = new HashSet<>(live.keySet());
+        idle.forEach(p -> protectedIds.add(p.transactionalId()));
         keep.forEach(t -> protectedIds.add(t.transactionalId()));
         Pattern own = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-(\\d+)");
         Collection<TransactionListing> listings;
@@ -374,6 +443,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             l.producer.close(Duration.ZERO);
         }
         live.clear();
+        for (Pooled p : idle) {
+            p.producer().close(Duration.ZERO);
+        }
+        idle.clear();
         if (admin != null) {
             admin.close(Duration.ZERO);
             admin = null;
@@ -436,6 +509,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private String describe() {
         return context == null ? "kafka-2pc sink" : "kafka-2pc sink " + context.operatorId() + " subtask "
                 + context.subtaskIndex() + " of job " + context.jobName();
+    }
+
+    /** A producer in the pool and the transactional id it was initialized with. */
+    private record Pooled(String transactionalId, KafkaProducer<byte[], byte[]> producer) {
     }
 
     /**

@@ -83,6 +83,20 @@ class KafkaJobTest {
     }
 
     @Test
+    void cleanRunIsExactlyOnceAndReportsCheckpointDurations() throws Exception {
+        Map<String, Truth> truth = loadFlights("in-clean", 2, 2000, 4);
+        broker.createTopics(2, "out-clean");
+        Recorder rec = new Recorder();
+        // 2 ms per record in the aggregate: about 2 s per subtask, so several checkpoints complete mid-run
+        JobResult r = run(job("clean", "in-clean", "out-clean", 2, 2, 2), Map.of("execution.checkpointing.interval", "100 ms"), rec);
+        assertThat(r.status()).as("%s", r.failure()).isEqualTo(JobStatus.FINISHED);
+        assertExactlyOnce("out-clean", truth);
+        List<Long> durations = rec.durations.stream().sorted().toList();
+        System.out.printf("{\"test\": \"kafka-job-checkpoints\", \"completed\": %d, \"p50_ms\": %d, \"max_ms\": %d}%n",
+                durations.size(), durations.get(durations.size() / 2), durations.get(durations.size() - 1));
+    }
+
+    @Test
     void injectedFailureWithConcurrentCheckpointsIsExactlyOnce() throws Exception {
         Map<String, Truth> truth = loadFlights("in-fail", 3, 4000, 1);
         broker.createTopics(2, "out-fail");
@@ -208,9 +222,11 @@ class KafkaJobTest {
     /** Counts completed checkpoints. */
     private static final class Recorder implements JobListener {
         final AtomicInteger completed = new AtomicInteger();
+        final List<Long> durations = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
         public void onCompleted(CompletedCheckpointStats stats) {
+            durations.add(stats.endToEndDurationMs());
             completed.incrementAndGet();
         }
     }

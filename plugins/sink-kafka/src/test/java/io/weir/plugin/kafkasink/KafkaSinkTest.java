@@ -122,6 +122,80 @@ class KafkaSinkTest {
     }
 
     @Test
+    void committedProducersCarryTheNextTransactionsUnderTheirId() throws Exception {
+        broker.createTopics(1, "pooled");
+        KafkaSink sink = sink("pooled", Map.of());
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
+        sink.abortLeftovers(List.of());
+        List<String> ids = new ArrayList<>();
+        for (long i = 0; i < 5; i++) {
+            KafkaTransaction t = sink.beginTransaction();
+            ids.add(t.transactionalId());
+            sink.write(t, new Row(SCHEMA, "p", i));
+            sink.commit(sink.preCommit(t));
+        }
+        assertThat(sink.producersCreated()).as("one producer, initialized once, for 5 checkpoints").isEqualTo(1);
+        assertThat(ids).containsOnly("test-pooled-0-0");
+        awaitCommitted("pooled", "{\"k\":\"p\",\"v\":0}", "{\"k\":\"p\",\"v\":1}", "{\"k\":\"p\",\"v\":2}",
+                "{\"k\":\"p\",\"v\":3}", "{\"k\":\"p\",\"v\":4}");
+        sink.close();
+    }
+
+    @Test
+    void restoredSinkTellsARecordedTransactionOfAPooledIdFromTheIdsLaterOnes() throws Exception {
+        broker.createTopics(1, "pooled-restore");
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed = sink("pooled-restore", Map.of());
+        crashed.open(Checkpointing.every100ms(ctx));
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction t1 = crashed.beginTransaction();
+        crashed.write(t1, new Row(SCHEMA, "a", 1L));
+        KafkaTransaction r1 = crashed.preCommit(t1);
+        crashed.commit(r1);
+        KafkaTransaction t2 = crashed.beginTransaction(); // the pooled producer: same id, next epoch
+        assertThat(t2.transactionalId()).isEqualTo(t1.transactionalId());
+        crashed.write(t2, new Row(SCHEMA, "b", 2L));
+        KafkaTransaction r2 = crashed.preCommit(t2);
+        assertThat(r2.epoch()).isGreaterThan(r1.epoch());
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState(); // the checkpoint records r2
+        crashed.commit(r2); // ... its notification arrives ...
+        KafkaTransaction t3 = crashed.beginTransaction(); // ... and the id goes on to a transaction after it
+        crashed.write(t3, new Row(SCHEMA, "after-checkpoint", 3L));
+        crashed.preCommit(t3);
+        crashed.close(); // crash: t3 stays open at the broker
+
+        KafkaSink restored = sink("pooled-restore", Map.of());
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
+        restored.commit(r2); // the id's ongoing transaction is t3 (a later epoch): r2 was committed, no-op
+        restored.commit(r1); // a recorded handle two transactions back: no-op
+        restored.abortLeftovers(List.of()); // aborts t3
+        awaitCommitted("pooled-restore", "{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}");
+        restored.close();
+
+        // the same id's recorded transaction still open when the job died is resumed and committed
+        InMemoryOperatorContext ctx2 = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed2 = sink("pooled-restore", Map.of("transactional-id-prefix", "test-pooled-resume"));
+        crashed2.open(Checkpointing.every100ms(ctx2));
+        crashed2.abortLeftovers(List.of());
+        KafkaTransaction u1 = crashed2.beginTransaction();
+        crashed2.write(u1, new Row(SCHEMA, "c", 4L));
+        crashed2.commit(crashed2.preCommit(u1));
+        KafkaTransaction u2 = crashed2.beginTransaction();
+        crashed2.write(u2, new Row(SCHEMA, "d", 5L));
+        KafkaTransaction recorded = crashed2.preCommit(u2);
+        Map<String, byte[]> snapshot2 = ctx2.snapshotOperatorState();
+        crashed2.close();
+        KafkaSink restored2 = sink("pooled-restore", Map.of("transactional-id-prefix", "test-pooled-resume"));
+        restored2.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot2)));
+        restored2.commit(recorded);
+        restored2.commit(recorded);
+        restored2.abortLeftovers(List.of());
+        awaitCommitted("pooled-restore", "{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}",
+                "{\"k\":\"c\",\"v\":4}", "{\"k\":\"d\",\"v\":5}");
+        restored2.close();
+    }
+
+    @Test
     void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
         broker.createTopics(1, "rescale");
         KafkaSink gone = sink("rescale", Map.of());
@@ -152,7 +226,7 @@ class KafkaSinkTest {
         KafkaTransaction r = sink.preCommit(t);
         broker.restart();
         sink.commit(r);
-        assertThat(broker.readAll("restart", true)).containsExactly("{\"k\":\"r\",\"v\":1}");
+        awaitCommitted("restart", "{\"k\":\"r\",\"v\":1}");
         sink.close();
     }
 
@@ -259,6 +333,15 @@ class KafkaSinkTest {
                     .all().get().get(recorded.transactionalId()).state() == TransactionState.COMPLETE_ABORT);
         }
         return recorded;
+    }
+
+    /**
+     * Waits (up to 30 s) until a read_committed reader sees exactly {@code expected}: commit markers are written
+     * after {@code commitTransaction()} returns, so the last stable offset may lag it briefly.
+     */
+    private static void awaitCommitted(String topic, String... expected) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(
+                () -> assertThat(broker.readAll(topic, true)).containsExactly(expected));
     }
 
     private static KafkaSink sink(String topic, Map<String, Object> extra) {
