@@ -121,7 +121,7 @@ class KafkaJobTest {
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.attempts", "0",
                 "debug.inject-failure.operator", "per-origin",
-                "debug.inject-failure.after-records", "600",
+                "debug.inject-failure.after-records", "200", // subtask 0 of 3 gets fewer than 600 of the 3000 flights for some keys
                 "debug.inject-failure.after-checkpoints", "1"), new Recorder());
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
         // sink 3 → 1 subtasks: subtask 0 also fences what subtasks 1 and 2 left open
@@ -129,6 +129,37 @@ class KafkaJobTest {
                 Map.of("execution.checkpointing.interval", "30 ms"), new Recorder());
         assertThat(resumed.status()).as("%s", resumed.failure()).isEqualTo(JobStatus.FINISHED);
         assertExactlyOnce("out-rescale", truth);
+    }
+
+    @Test
+    void sourceRestoredWithOtherParallelismsTwoToThreeToOneIsExactlyOnce() throws Exception {
+        // 5 partitions: 3 + 2 positions at source parallelism 2, dealt 2 + 2 + 1 over 3, then all 5 to 1. Unbounded, so
+        // the sources never finish (with finished sources no checkpoint completes before the end and the injected
+        // failure, 200 records into subtask 0 of the aggregate after a checkpoint, would not fire); the last run is
+        // cancelled once every expected update is visible.
+        Map<String, Truth> truth = loadFlights("in-src-rescale", 5, 3000, 5);
+        broker.createTopics(2, "out-src-rescale");
+        Map<String, String> failMidRun = Map.of(
+                "execution.checkpointing.interval", "30 ms",
+                "restart-strategy.fixed-delay.attempts", "0",
+                "debug.inject-failure.operator", "per-origin",
+                "debug.inject-failure.after-records", "200",
+                "debug.inject-failure.after-checkpoints", "1");
+        String atTwo = job("src-rescale", "in-src-rescale", "out-src-rescale", 2, 2, 2, 1).replace("\"bounded\": true", "\"bounded\": false");
+        assertThat(run(atTwo, failMidRun, new Recorder()).status()).isEqualTo(JobStatus.FAILED);
+        JobResult atThree = run(atTwo.replace("\"parallelism\": 2, \"config\": {\"bootstrap", "\"parallelism\": 3, \"config\": {\"bootstrap"),
+                failMidRun, new Recorder());
+        assertThat(atThree.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(String.valueOf(atThree.failure())).as("failed by the injected failure, not refused")
+                .contains("injected failure").doesNotContain("cannot be rescaled");
+        String atOne = atTwo.replace("\"parallelism\": 2, \"config\": {\"bootstrap", "\"parallelism\": 1, \"config\": {\"bootstrap")
+                .replace("\"sleep-ms-per-record\": 1", "\"sleep-ms-per-record\": 0");
+        JobHandle last = engine.submit(parse(atOne, Map.of("execution.checkpointing.interval", "30 ms")), new Recorder());
+        long updates = truth.values().stream().mapToLong(Truth::count).sum();
+        await("every update committed").atMost(Duration.ofSeconds(120)).until(() -> broker.readAll("out-src-rescale", true).size() >= updates);
+        last.cancel();
+        last.result().get(60, TimeUnit.SECONDS);
+        assertExactlyOnce("out-src-rescale", truth);
     }
 
     @Test
@@ -159,11 +190,15 @@ class KafkaJobTest {
     }
 
     private String job(String name, String in, String out, int aggregates, int sinks, int sleepMs) {
+        return job(name, in, out, 2, aggregates, sinks, sleepMs);
+    }
+
+    private String job(String name, String in, String out, int sources, int aggregates, int sinks, int sleepMs) {
         return """
                 {"name": "%s",
                  "config": {"execution.checkpointing.dir": "%s"},
                  "operators": [
-                   {"id": "flights", "type": "kafka", "parallelism": 2, "config": {"bootstrap-servers": "%s", "topics": ["%s"],
+                   {"id": "flights", "type": "kafka", "parallelism": %d, "config": {"bootstrap-servers": "%s", "topics": ["%s"],
                      "bounded": true, "schema": {"delay": "long", "origin": "string"}}},
                    {"id": "per-origin", "type": "keyed-aggregate", "parallelism": %d,
                     "inputs": [{"from": "flights", "partitioning": "hash", "keys": ["origin"]}],
@@ -172,7 +207,7 @@ class KafkaJobTest {
                    {"id": "out", "type": "kafka-2pc", "parallelism": %d, "inputs": [{"from": "per-origin", "partitioning": "rebalance"}],
                     "config": {"bootstrap-servers": "%s", "topic": "%s", "key-field": "origin"}}
                  ]}
-                """.formatted(name, tmp.resolve("checkpoints"), broker.bootstrapServers(), in, aggregates, sleepMs, sinks,
+                """.formatted(name, tmp.resolve("checkpoints"), sources, broker.bootstrapServers(), in, aggregates, sleepMs, sinks,
                 broker.bootstrapServers(), out);
     }
 

@@ -65,6 +65,15 @@ public final class KafkaSourceFactory implements SourceFactory {
     }
 
     /**
+     * @return true: the partition positions are operator list state, one element per partition, so a restore may
+     *         change the parallelism (the runtime deals the partitions over the new subtasks)
+     */
+    @Override
+    public boolean supportsRescale() {
+        return true;
+    }
+
+    /**
      * Checks the config and, against the broker (within about 10 s), that it answers and that every
      * listed topic exists.
      *
