@@ -25,7 +25,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -82,8 +81,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     static final int POOL_SIZE = 3;
 
     private final KafkaSinkSettings settings;
-    private final JsonEncoder encoder;
-    private final int keyIndex;
+    private final RecordEncoder encoder;
     private final LongSupplier clock;
 
     // Task thread only.
@@ -99,9 +97,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private final java.util.ArrayDeque<Pooled> idle = new java.util.ArrayDeque<>();
     /** Producers created (each with an {@code initTransactions()}), for tests. */
     private int producersCreated;
-    private final StringBuilder json = new StringBuilder(256);
     /** Writes since the last age check; ages are also checked every {@value #AGE_CHECK_WRITES} writes. */
     private int writesSinceAgeCheck;
+    /** Whether the {@code debug.inject-delay.before-commit} hold happened (it happens once per instance). */
+    private boolean heldBeforeCommit;
     /** Transactions reported as nearing the timeout, for tests. */
     private int ageWarnings;
     static final int AGE_CHECK_WRITES = 1024;
@@ -117,8 +116,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** @param clock wall-clock ms since the epoch, for transaction ages (tests move it) */
     KafkaSink(KafkaSinkSettings settings, Schema schema, LongSupplier clock) {
         this.settings = settings;
-        this.encoder = new JsonEncoder(schema);
-        this.keyIndex = settings.keyField() == null ? -1 : schema.indexOf(settings.keyField());
+        this.encoder = new RecordEncoder(settings, schema);
         this.clock = clock;
     }
 
@@ -205,21 +203,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         if (++writesSinceAgeCheck >= AGE_CHECK_WRITES) {
             warnAboutOldTransactions();
         }
-        byte[] key = null;
-        if (keyIndex >= 0) {
-            Object k = row.get(keyIndex);
-            key = k == null ? null : String.valueOf(k).getBytes(StandardCharsets.UTF_8);
-        }
-        byte[] value;
-        if (settings.format().equals("raw")) {
-            Object v = row.get(0);
-            value = v == null ? null : v instanceof byte[] b ? b : ((String) v).getBytes(StandardCharsets.UTF_8);
-        } else {
-            json.setLength(0);
-            encoder.append(row, json);
-            value = json.toString().getBytes(StandardCharsets.UTF_8);
-        }
-        l.producer.send(new ProducerRecord<>(settings.topic(), key, value), l);
+        l.producer.send(new ProducerRecord<>(settings.topic(), encoder.key(row), encoder.value(row)), l);
         l.records++;
     }
 
@@ -252,6 +236,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     public void commit(KafkaTransaction txn) {
         Live l = live.get(txn.transactionalId());
         if (l != null) {
+            holdBeforeFirstCommit(txn);
             l.producer.commitTransaction();
             live.remove(txn.transactionalId());
             recycle(txn.transactionalId(), l.handle == null ? -1 : l.handle.epoch(), l.producer);
@@ -318,6 +303,27 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             idle.addLast(new Pooled(transactionalId, producer));
         } else {
             producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * The {@code debug.inject-delay.before-commit} kill point: before the first commit of a transaction this
+     * instance pre-committed, waits {@link KafkaSinkSettings#holdBeforeCommitMs} on the task thread.
+     *
+     * @throws org.apache.kafka.common.errors.InterruptException if interrupted (task cancelled); the flag is restored
+     */
+    private void holdBeforeFirstCommit(KafkaTransaction txn) {
+        if (settings.holdBeforeCommitMs() <= 0 || heldBeforeCommit) {
+            return;
+        }
+        heldBeforeCommit = true;
+        LOG.warn("{} holds {} ms after the pre-commit and before the commit of {} (debug.inject-delay.before-commit)",
+                describe(), settings.holdBeforeCommitMs(), txn.transactionalId());
+        try {
+            Thread.sleep(settings.holdBeforeCommitMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
         }
     }
 

@@ -33,7 +33,11 @@ public final class KafkaSinkFactory implements SinkFactory {
             PluginSetting.optional("transactional-id-prefix", "string", null,
                     "prefix of the transactional ids (letters, digits, . _ -); default <job name>-<operator id>"),
             PluginSetting.optional("allow-without-checkpointing", "boolean", "false",
-                    "start even without execution.checkpointing.interval (then only a bounded job's final checkpoint commits)"));
+                    "start even without execution.checkpointing.interval (then only a bounded job's final checkpoint commits)"),
+            PluginSetting.optional("delivery-guarantee", "string", "exactly-once",
+                    "exactly-once (Kafka transactions committed with each checkpoint) or at-least-once (plain producer flushed at each checkpoint)"),
+            PluginSetting.optional("debug.inject-delay.before-commit", "long", "0",
+                    "testing aid: ms the first commit of a mid-run checkpoint's transaction waits after its pre-commit (to kill the process there)"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KafkaSinkFactory() {
@@ -63,6 +67,7 @@ public final class KafkaSinkFactory implements SinkFactory {
 
     @Override
     public TwoPhaseCommittingSink<KafkaTransaction> create(PluginConfig config, Schema input) {
-        return new KafkaSink(KafkaSinkSettings.from(config, input), input);
+        KafkaSinkSettings settings = KafkaSinkSettings.from(config, input);
+        return settings.exactlyOnce() ? new KafkaSink(settings, input) : new AtLeastOnceKafkaSink(settings, input);
     }
 }

@@ -26,10 +26,17 @@ import java.util.Objects;
  * @param allowWithoutCheckpointing {@code allow-without-checkpointing}: start even when
  *        {@code execution.checkpointing.interval} is unset (default false): everything is then committed by
  *        the final checkpoint of a bounded job, and an unbounded job never commits
+ * @param exactlyOnce {@code delivery-guarantee}: {@code exactly-once} (default, Kafka transactions committed with
+ *        the checkpoint) or {@code at-least-once} (a plain idempotent producer flushed at every checkpoint;
+ *        records visible at once, duplicated after a failure)
+ * @param holdBeforeCommitMs testing aid ({@code debug.inject-delay.before-commit}, ms, default 0, at most 1 h):
+ *        the sink's first commit of a transaction it pre-committed itself (in a job with periodic checkpoints,
+ *        that of a checkpoint taken mid-run, not the final one) waits this long first, on the task thread, so
+ *        that a test can kill the process between the pre-commit and the commit
  */
 public record KafkaSinkSettings(String bootstrapServers, String topic, String format, String keyField,
         Duration transactionTimeout, boolean ignoreLostTransactions, String transactionalIdPrefix,
-        boolean allowWithoutCheckpointing) {
+        boolean allowWithoutCheckpointing, boolean exactlyOnce, long holdBeforeCommitMs) {
     /** Default transaction timeout: long enough for a crash and a recovery, and the broker's default maximum. */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
 
@@ -61,6 +68,8 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
         boolean ignoreLost = config.getBoolean("ignore-lost-transactions", false);
         String prefix = config.getString("transactional-id-prefix", null);
         boolean allowWithoutCheckpointing = config.getBoolean("allow-without-checkpointing", false);
+        String guarantee = config.getString("delivery-guarantee", "exactly-once");
+        long hold = config.getLong("debug.inject-delay.before-commit", 0);
         servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
         topic = config.requireString("topic").strip();
         if (servers.isEmpty()) {
@@ -82,10 +91,17 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
         if (timeoutMs <= 0) {
             throw config.error("transaction-timeout-ms", "must be positive, got " + timeoutMs);
         }
+        if (!guarantee.equals("exactly-once") && !guarantee.equals("at-least-once")) {
+            throw config.error("delivery-guarantee", "must be exactly-once or at-least-once, got '" + guarantee + "'");
+        }
+        if (hold < 0 || hold > 3_600_000) {
+            throw config.error("debug.inject-delay.before-commit", "must be between 0 and 3600000 ms, got " + hold);
+        }
         if (prefix != null && !prefix.matches("[A-Za-z0-9._-]+")) {
             throw config.error("transactional-id-prefix", "must be letters, digits, '.', '_', '-', got '" + prefix + "'");
         }
         return new KafkaSinkSettings(servers, topic, format, keyField, Duration.ofMillis(timeoutMs),
-                ignoreLost, prefix, allowWithoutCheckpointing);
+                ignoreLost, prefix, allowWithoutCheckpointing,
+                guarantee.equals("exactly-once"), hold);
     }
 }

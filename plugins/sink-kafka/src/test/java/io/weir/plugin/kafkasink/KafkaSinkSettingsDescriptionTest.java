@@ -30,6 +30,7 @@ class KafkaSinkSettingsDescriptionTest {
         assertThat(factory.settings()).extracting(s -> s.name() + "=" + s.defaultValue() + (s.required() ? " required" : ""))
                 .containsExactly("bootstrap-servers=null required", "topic=null required", "format=json", "key-field=null",
                         "transaction-timeout-ms=900000", "ignore-lost-transactions=false", "transactional-id-prefix=null",
-                        "allow-without-checkpointing=false");
+                        "allow-without-checkpointing=false", "delivery-guarantee=exactly-once",
+                        "debug.inject-delay.before-commit=0");
     }
 }

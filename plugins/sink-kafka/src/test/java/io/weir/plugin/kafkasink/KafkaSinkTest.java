@@ -9,18 +9,25 @@ import io.weir.api.testing.InMemoryOperatorContext;
 import io.weir.kafka.testkit.KafkaTestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@code kafka-2pc} sink against a real broker (one per class), driven the way
  * {@code TwoPhaseCommitSinkOperator} drives it; a {@code read_committed} consumer checks what is visible.
+ * The last tests guard the reflection in {@link KafkaInternals} against the broker: if a kafka-clients
+ * upgrade changes the internals, they fail the build (they share this class's broker to keep the suite fast).
  */
 class KafkaSinkTest {
     private static final Schema SCHEMA = Schema.builder().field("k", FieldType.STRING).field("v", FieldType.LONG).build();
@@ -318,6 +327,65 @@ class KafkaSinkTest {
                 "topic", "exists", "transaction-timeout-ms", 900_001)), SCHEMA))
                 .hasMessageContaining("transaction-timeout-ms").hasMessageContaining("transaction.max.timeout.ms (900000 ms)");
         new KafkaSinkFactory().validate(config(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "exists")), SCHEMA);
+    }
+
+    @Test
+    void kafkaClientsIsThePinnedVersion() {
+        assertThat(AppInfoParser.getVersion()).isEqualTo(KafkaInternals.PINNED_VERSION);
+    }
+
+    @Test
+    void internalsResumeTheTransactionOfAnAbandonedProducerAndCommitItExactlyOnce() {
+        broker.createTopics(1, "resume");
+        KafkaProducer<byte[], byte[]> writer = rawProducer("tx-resume", 60_000);
+        writer.initTransactions();
+        writer.beginTransaction();
+        for (int i = 0; i < 5; i++) {
+            writer.send(new ProducerRecord<>("resume", ("r" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        writer.flush();
+        KafkaInternals.ProducerIdAndEpoch id = KafkaInternals.producerIdAndEpoch(writer);
+        assertThat(id.producerId()).isGreaterThanOrEqualTo(0);
+        // the writer is abandoned without commit or abort, as by a crash (its network thread stays silent)
+        assertThat(broker.readAll("resume", true)).isEmpty();
+
+        for (int attempt = 0; attempt < 2; attempt++) { // the second commit is a no-op
+            try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-resume", 60_000)) {
+                KafkaInternals.resumeTransaction(resumer, id);
+                resumer.commitTransaction();
+            }
+        }
+        awaitCommitted("resume", "r0", "r1", "r2", "r3", "r4");
+        writer.close(Duration.ZERO);
+    }
+
+    @Test
+    void internalsResumingATransactionTheBrokerAbortedOnTimeoutFails() throws Exception {
+        broker.createTopics(1, "lost-raw");
+        KafkaProducer<byte[], byte[]> writer = rawProducer("tx-lost", 1_000);
+        writer.initTransactions();
+        writer.beginTransaction();
+        writer.send(new ProducerRecord<>("lost-raw", "x".getBytes(StandardCharsets.UTF_8)));
+        writer.flush();
+        KafkaInternals.ProducerIdAndEpoch id = KafkaInternals.producerIdAndEpoch(writer);
+        writer.close(Duration.ZERO);
+        try (Admin admin = broker.admin()) {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of("tx-lost"))
+                    .all().get().get("tx-lost").state() == TransactionState.COMPLETE_ABORT);
+        }
+        try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-lost", 1_000)) {
+            KafkaInternals.resumeTransaction(resumer, id);
+            assertThatThrownBy(resumer::commitTransaction).isInstanceOf(org.apache.kafka.common.KafkaException.class);
+        }
+        assertThat(broker.readAll("lost-raw", true)).isEmpty();
+    }
+
+    private static KafkaProducer<byte[], byte[]> rawProducer(String txId, int timeoutMs) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeoutMs);
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** Pre-commits a transaction with a 1 s timeout, abandons it, and waits until the broker has aborted it. */
