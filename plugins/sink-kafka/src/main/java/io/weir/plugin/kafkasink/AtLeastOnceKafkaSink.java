@@ -113,11 +113,14 @@ final class AtLeastOnceKafkaSink implements TwoPhaseCommittingSink<KafkaTransact
         return KafkaTransaction.SERIALIZER;
     }
 
-    /** Closes the producer, waiting up to 5 s for records still in flight. */
+    /**
+     * Closes the producer without waiting: records not flushed yet were not covered by a completed checkpoint, so a
+     * restored run writes them again (and close runs on a cancelled, interrupted task thread).
+     */
     @Override
     public void close() {
         if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
+            producer.close(Duration.ZERO);
             producer = null;
         }
     }
