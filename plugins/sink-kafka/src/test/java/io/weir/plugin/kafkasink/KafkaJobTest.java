@@ -115,19 +115,26 @@ class KafkaJobTest {
 
     @Test
     void restoreWithOtherParallelismsIsExactlyOnce() throws Exception {
+        // Unbounded, and the second half of the input is written only after a checkpoint completed: subtask 0 of the
+        // aggregate has then passed 100 records and 1 checkpoint, so the injected failure fires at its next record,
+        // mid-run, whatever the speed (a bounded job could read all input before its first checkpoint completed, and
+        // the failure would not fire).
         Map<String, Truth> truth = loadFlights("in-rescale", 3, 3000, 2);
         broker.createTopics(2, "out-rescale");
-        JobResult failed = run(job("rescale", "in-rescale", "out-rescale", 2, 3, 1), Map.of(
+        Recorder rec = new Recorder();
+        JobHandle first = engine.submit(parse(unbounded(job("rescale", "in-rescale", "out-rescale", 2, 3, 0)), Map.of(
                 "execution.checkpointing.interval", "30 ms",
                 "restart-strategy.fixed-delay.attempts", "0",
                 "debug.inject-failure.operator", "per-origin",
-                "debug.inject-failure.after-records", "200", // subtask 0 of 3 gets fewer than 600 of the 3000 flights for some keys
-                "debug.inject-failure.after-checkpoints", "1"), new Recorder());
+                "debug.inject-failure.after-records", "100",
+                "debug.inject-failure.after-checkpoints", "1")), rec);
+        await("a completed checkpoint").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 1);
+        appendFlights("in-rescale", 3, 3000, 22, truth);
+        JobResult failed = first.result().get(120, TimeUnit.SECONDS);
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(String.valueOf(failed.failure())).contains("injected failure");
         // sink 3 → 1 subtasks: subtask 0 also fences what subtasks 1 and 2 left open
-        JobResult resumed = run(job("rescale", "in-rescale", "out-rescale", 3, 1, 1),
-                Map.of("execution.checkpointing.interval", "30 ms"), new Recorder());
-        assertThat(resumed.status()).as("%s", resumed.failure()).isEqualTo(JobStatus.FINISHED);
+        runUntilAllCommitted(unbounded(job("rescale", "in-rescale", "out-rescale", 3, 1, 0)), "out-rescale", truth, false);
         assertExactlyOnce("out-rescale", truth);
     }
 
