@@ -4,7 +4,8 @@ import io.weir.kafka.testkit.KafkaTestBroker;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +31,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Kafka plugins inside the real distribution (Felix, FileInstall, the bundles' embedded
  * kafka-clients): {@code bin/weir run} of Kafka → keyed aggregate → {@code kafka-2pc}, killed with
- * SIGKILL after the final checkpoint's pre-commit and before its commit (held there by
- * {@code debug.inject-delay.final-checkpoint-notify}), then run again: the second run resumes the
- * recorded transactions and commits them, and a {@code read_committed} consumer sees every
- * per-origin update exactly once. The expected output is computed here from the generated flights.
+ * SIGKILL after a checkpoint's pre-commit and before its commit, then run again: the second run resumes
+ * the recorded transactions and commits them, and a {@code read_committed} consumer sees every
+ * per-origin update exactly once. Killed at the final checkpoint (held by the engine's
+ * {@code debug.inject-delay.final-checkpoint-notify}) and at the first checkpoint mid-run (held by the
+ * sink's {@code debug.inject-delay.before-commit}). The expected output is computed here from the
+ * generated flights. One broker for the class.
  */
 class KafkaExactlyOnceIT {
     private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
@@ -42,11 +45,21 @@ class KafkaExactlyOnceIT {
     private static final int RECORDS = 5_000;
 
     @TempDir
+    static Path brokerDir;
+    static KafkaTestBroker broker;
+    @TempDir
     Path work;
-    private KafkaTestBroker broker;
+    /** The topics of the running test. */
+    private String in;
+    private String out;
 
-    @AfterEach
-    void stopBroker() {
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaTestBroker.start(brokerDir, Map.of());
+    }
+
+    @AfterAll
+    static void stopBroker() {
         if (broker != null) {
             broker.close();
         }
@@ -54,18 +67,8 @@ class KafkaExactlyOnceIT {
 
     @Test
     void killBetweenPreCommitAndCommitThenRerunCommitsExactlyOnce() throws Exception {
-        broker = KafkaTestBroker.start(work.resolve("broker"), Map.of());
-        broker.createTopics(3, "flights");
-        broker.createTopics(2, "per-origin");
-        Path flights = work.resolve("flights.jsonl");
-        Map<String, ProcessKillResumeIT.Truth> truth = ProcessKillResumeIT.writeFlights(flights, RECORDS);
-        List<String> lines = Files.readAllLines(flights, StandardCharsets.UTF_8);
-        for (int p = 0; p < 3; p++) {
-            final int partition = p;
-            broker.produce("flights", p, LongStream.range(0, lines.size()).filter(i -> i % 3 == partition)
-                    .mapToObj(i -> lines.get((int) i)).toList());
-        }
-        Path job = writeJob(work.resolve("checkpoints"));
+        Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("final");
+        Path job = writeJob(work.resolve("checkpoints"), 0, 0);
 
         Path stdout = work.resolve("first-stdout.txt");
         Path stderr = work.resolve("first-stderr.txt");
@@ -81,7 +84,51 @@ class KafkaExactlyOnceIT {
         List<JsonObject> beforeRerun = committed();
         long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
         assertThat((long) beforeRerun.size()).as("the final checkpoint's transactions are not committed yet").isLessThan(expectedUpdates);
+        rerunAndAssertExactlyOnce(job, truth);
+    }
 
+    @Test
+    void killAfterAMidRunPreCommitThenRerunCommitsExactlyOnce() throws Exception {
+        Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("midrun");
+        // 1 ms per record in the aggregate: about 2.5 s per subtask, so the first checkpoint (200 ms) is mid-run
+        Path held = writeJob(work.resolve("checkpoints"), 1, 600_000);
+        Path stdout = work.resolve("first-stdout.txt");
+        Path stderr = work.resolve("first-stderr.txt");
+        Process first = start(held, stdout, stderr);
+        try {
+            await("a mid-run checkpoint pre-committed, its commit held").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> !first.isAlive() || Files.readString(stderr, StandardCharsets.UTF_8).contains("(debug.inject-delay.before-commit)"));
+            assertThat(first.isAlive()).as("first run ended before its kill: %s", describe(first, stdout, stderr)).isTrue();
+            assertThat(Files.readString(stderr, StandardCharsets.UTF_8)).as("killed mid-run, not at the final checkpoint")
+                    .doesNotContain("final checkpoint");
+        } finally {
+            killWithDescendants(first);
+        }
+        long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
+        assertThat((long) committed().size()).as("killed mid-run").isLessThan(expectedUpdates);
+        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth);
+    }
+
+    /** Creates this test's topics and loads {@value #RECORDS} flights over 3 partitions; @return the expected totals */
+    private Map<String, ProcessKillResumeIT.Truth> loadFlights(String test) throws Exception {
+        in = "flights-" + test;
+        out = "per-origin-" + test;
+        broker.createTopics(3, in);
+        broker.createTopics(2, out);
+        Path flights = work.resolve("flights.jsonl");
+        Map<String, ProcessKillResumeIT.Truth> truth = ProcessKillResumeIT.writeFlights(flights, RECORDS);
+        List<String> lines = Files.readAllLines(flights, StandardCharsets.UTF_8);
+        for (int p = 0; p < 3; p++) {
+            final int partition = p;
+            broker.produce(in, p, LongStream.range(0, lines.size()).filter(i -> i % 3 == partition)
+                    .mapToObj(i -> lines.get((int) i)).toList());
+        }
+        return truth;
+    }
+
+    /** Runs the job again to its end and checks that every per-origin update is committed exactly once. */
+    private void rerunAndAssertExactlyOnce(Path job, Map<String, ProcessKillResumeIT.Truth> truth) throws Exception {
         Path out2 = work.resolve("second-stdout.txt");
         Path err2 = work.resolve("second-stderr.txt");
         Process second = start(job, out2, err2);
@@ -89,9 +136,9 @@ class KafkaExactlyOnceIT {
             killWithDescendants(second);
             throw new AssertionError("second run did not end within 120 s: " + describe(second, out2, err2));
         }
-        String out = Files.readString(out2, StandardCharsets.UTF_8);
+        String printed = Files.readString(out2, StandardCharsets.UTF_8);
         assertThat(second.exitValue()).as(describe(second, out2, err2)).isZero();
-        assertThat(out).contains("Restoring job " + JOB + " from checkpoint").containsPattern("Job " + JOB + " FINISHED after \\d+ ms");
+        assertThat(printed).contains("Restoring job " + JOB + " from checkpoint").containsPattern("Job " + JOB + " FINISHED after \\d+ ms");
 
         // commit markers reach the partitions after the commit returns: the read_committed view may lag a moment
         await("every update committed exactly once").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
@@ -113,7 +160,7 @@ class KafkaExactlyOnceIT {
 
     private List<JsonObject> committed() {
         List<JsonObject> rows = new ArrayList<>();
-        for (String v : broker.readAll("per-origin", true)) {
+        for (String v : broker.readAll(out, true)) {
             try (JsonReader r = Json.createReader(new StringReader(v))) {
                 rows.add(r.readObject());
             }
@@ -121,7 +168,11 @@ class KafkaExactlyOnceIT {
         return rows;
     }
 
-    private Path writeJob(Path checkpoints) throws Exception {
+    /**
+     * @param sleepMsPerRecord the aggregate's {@code sleep-ms-per-record}
+     * @param holdBeforeCommitMs the sink's {@code debug.inject-delay.before-commit}, 0 for none
+     */
+    private Path writeJob(Path checkpoints, int sleepMsPerRecord, long holdBeforeCommitMs) throws Exception {
         JsonObject job = Json.createObjectBuilder()
                 .add("name", JOB)
                 .add("config", Json.createObjectBuilder()
@@ -132,7 +183,7 @@ class KafkaExactlyOnceIT {
                 .add("operators", Json.createArrayBuilder()
                         .add(Json.createObjectBuilder().add("id", "flights").add("type", "kafka").add("parallelism", 1)
                                 .add("config", Json.createObjectBuilder().add("bootstrap-servers", broker.bootstrapServers())
-                                        .add("topics", Json.createArrayBuilder().add("flights")).add("bounded", true)
+                                        .add("topics", Json.createArrayBuilder().add(in)).add("bounded", true)
                                         .add("schema", Json.createObjectBuilder().add("date", "string").add("delay", "long")
                                                 .add("distance", "long").add("origin", "string").add("destination", "string"))))
                         .add(Json.createObjectBuilder().add("id", "per-origin").add("type", "keyed-aggregate").add("parallelism", 2)
@@ -140,13 +191,15 @@ class KafkaExactlyOnceIT {
                                         .add("partitioning", "hash").add("keys", Json.createArrayBuilder().add("origin"))))
                                 .add("config", Json.createObjectBuilder()
                                         .add("key", Json.createArrayBuilder().add("origin"))
+                                        .add("sleep-ms-per-record", sleepMsPerRecord)
                                         .add("aggregates", Json.createArrayBuilder()
                                                 .add(Json.createObjectBuilder().add("fn", "count").add("as", "flights"))
                                                 .add(Json.createObjectBuilder().add("fn", "avg").add("field", "delay").add("as", "avg_delay")))))
                         .add(Json.createObjectBuilder().add("id", "out").add("type", "kafka-2pc").add("parallelism", 2)
                                 .add("inputs", Json.createArrayBuilder().add("per-origin"))
                                 .add("config", Json.createObjectBuilder().add("bootstrap-servers", broker.bootstrapServers())
-                                        .add("topic", "per-origin").add("key-field", "origin"))))
+                                        .add("topic", out).add("key-field", "origin")
+                                        .add("debug.inject-delay.before-commit", holdBeforeCommitMs))))
                 .build();
         Path file = work.resolve(JOB + ".json");
         Files.writeString(file, job.toString(), StandardCharsets.UTF_8);

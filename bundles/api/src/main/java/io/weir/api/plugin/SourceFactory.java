@@ -24,6 +24,21 @@ public interface SourceFactory {
     }
 
     /**
+     * Whether a restore may give this source another parallelism than the checkpoint's. Only a source that keeps
+     * all of its position in operator <em>list</em> state (not union state, not keyed state), one element per
+     * independent split (e.g. a Kafka partition and its offset), may say yes: the runtime then deals the
+     * elements of the old subtasks round-robin over the new ones (docs/runtime.md), and each reader must read
+     * exactly the splits it restored. A reader whose restored list is empty reads nothing. Sources that split
+     * their input by subtask index (the {@code file} source) keep the default, and a restore with another
+     * parallelism is refused before the job starts.
+     *
+     * @return false by default
+     */
+    default boolean supportsRescale() {
+        return false;
+    }
+
+    /**
      * Validates the config (including that input files exist) and derives the output schema.
      *
      * @throws IllegalArgumentException naming the bad field

@@ -414,7 +414,8 @@ public final class JobMaster implements JobHandle, TaskListener {
                 services.asyncOperations(), this, services.timers());
         List<StreamTask> created = new ArrayList<>();
         Map<String, List<RecordWriter>> writersOf = new HashMap<>();
-        restore.ifPresent(cp -> StateAssignment.checkRestorable(cp.metadata(), job, maxParallelism));
+        restore.ifPresent(cp -> StateAssignment.checkRestorable(cp.metadata(), job, maxParallelism,
+                type -> services.plugins().source(type).map(io.weir.api.plugin.SourceFactory::supportsRescale).orElse(false)));
         ChannelStateRestore channelState = new ChannelStateRestore(restore.map(CompletedCheckpoint::metadata), job,
                 plan.networkEdges(), maxParallelism, bufferSize);
         for (List<JobVertex> chain : plan.chains()) {

@@ -46,12 +46,15 @@ final class StateAssignment {
      * @param metadata the checkpoint restored from
      * @param job the job being deployed
      * @param maxParallelism the job's {@code pipeline.max-parallelism} (key groups)
+     * @param rescalableSource whether the source plugin of a type ({@link io.weir.api.plugin.SourceFactory#supportsRescale})
+     *        keeps its splits in redistributable list state
      * @throws IllegalStateException if an operator with keyed state had another max parallelism in the
      *         checkpoint (its key groups would differ), if an operator's new parallelism exceeds the
-     *         max parallelism, or if a source's parallelism changed (sources own their input split by
-     *         subtask index and cannot be rescaled)
+     *         max parallelism, or if the parallelism of a source whose plugin does not support rescaling
+     *         changed (such sources own their input split by subtask index)
      */
-    static void checkRestorable(CheckpointMetadata metadata, JobGraph job, int maxParallelism) {
+    static void checkRestorable(CheckpointMetadata metadata, JobGraph job, int maxParallelism,
+            java.util.function.Predicate<String> rescalableSource) {
         for (JobVertex v : job.vertices()) {
             OperatorState os = metadata.operatorStates().get(v.id());
             if (os == null) {
@@ -69,11 +72,12 @@ final class StateAssignment {
                         + ", but the job now has pipeline.max-parallelism " + maxParallelism
                         + ": key groups cannot change on restore; set pipeline.max-parallelism back to " + os.maxParallelism());
             }
-            if (v.kind() == VertexKind.SOURCE && os.parallelism() != v.parallelism()) {
+            if (v.kind() == VertexKind.SOURCE && os.parallelism() != v.parallelism() && !rescalableSource.test(v.type())) {
                 throw new IllegalStateException("source '" + v.id() + "' of job " + job.name() + " has parallelism "
                         + v.parallelism() + " but checkpoint " + metadata.checkpointId() + " was taken with parallelism "
-                        + os.parallelism() + "; a source's input is split by subtask index, so it cannot be rescaled on "
-                        + "restore: restore with the checkpoint's parallelism " + os.parallelism() + " for '" + v.id() + "'");
+                        + os.parallelism() + "; the input of a '" + v.type() + "' source is split by subtask index, so it cannot"
+                        + " be rescaled on restore: restore with the checkpoint's parallelism " + os.parallelism() + " for '"
+                        + v.id() + "'");
             }
         }
     }

@@ -150,7 +150,7 @@ class StateAssignmentTest {
                 new OperatorState("agg", 1, 64, Map.of(0, new OperatorSubtaskState(List.of(), List.of(h))))));
         JobGraph job = new JobGraph("j", Configuration.empty(), List.of(vertex("agg", VertexKind.OPERATOR, 2)), List.of());
 
-        assertThatThrownBy(() -> StateAssignment.checkRestorable(cp, job, 128))
+        assertThatThrownBy(() -> StateAssignment.checkRestorable(cp, job, 128, type -> false))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'agg'").hasMessageContaining("64 key groups")
                 .hasMessageContaining("set pipeline.max-parallelism back to 64");
@@ -164,7 +164,7 @@ class StateAssignmentTest {
                 List.of(vertex("src", VertexKind.SOURCE, 3), vertex("sink", VertexKind.SINK, 4)),
                 List.of(new JobEdge("src", "sink", Partitioning.REBALANCE, List.of())));
 
-        assertThatThrownBy(() -> StateAssignment.checkRestorable(cp, job, 128))
+        assertThatThrownBy(() -> StateAssignment.checkRestorable(cp, job, 128, type -> false))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("source 'src'").hasMessageContaining("restore with the checkpoint's parallelism 2");
     }
@@ -177,6 +177,19 @@ class StateAssignmentTest {
                 List.of(vertex("src", VertexKind.SOURCE, 2), vertex("sink", VertexKind.SINK, 4)),
                 List.of(new JobEdge("src", "sink", Partitioning.REBALANCE, List.of())));
 
-        StateAssignment.checkRestorable(cp, job, 128);
+        StateAssignment.checkRestorable(cp, job, 128, type -> false);
+    }
+
+    @Test
+    void sourceWhosePluginSupportsRescaleMayChangeParallelism() {
+        CheckpointMetadata cp = new CheckpointMetadata(3, "j", 0, false, Map.of(
+                "src", new OperatorState("src", 2, 128, Map.of()), "sink", new OperatorState("sink", 2, 128, Map.of())));
+        JobGraph job = new JobGraph("j", Configuration.empty(),
+                List.of(vertex("src", VertexKind.SOURCE, 3), vertex("sink", VertexKind.SINK, 4)),
+                List.of(new JobEdge("src", "sink", Partitioning.REBALANCE, List.of())));
+
+        StateAssignment.checkRestorable(cp, job, 128, type -> type.equals("x")); // vertex(...) has plugin type "x"
+        assertThatThrownBy(() -> StateAssignment.checkRestorable(cp, job, 128, type -> type.equals("file")))
+                .hasMessageContaining("source 'src'").hasMessageContaining("'x' source");
     }
 }

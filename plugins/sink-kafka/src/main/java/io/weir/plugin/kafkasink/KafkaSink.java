@@ -25,7 +25,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -42,13 +41,19 @@ import java.util.regex.Pattern;
 
 /**
  * Exactly-once into a Kafka topic (PROTOCOL.md §8, shared RECIPES.md §3): one Kafka transaction per
- * subtask per checkpoint, each with a transactional id of its own,
- * {@code <prefix>-<subtask>-<n>} ({@code n} counts up per subtask and never goes back, also across
- * restores: the next {@code n} of every subtask is kept in union operator state, and a restored
- * subtask starts above all of them, so no id of a recorded transaction is reused).
+ * subtask per checkpoint. Each producer has a transactional id of its own, {@code <prefix>-<subtask>-<n>}
+ * ({@code n} counts up per subtask and never goes back, also across restores: the next {@code n} of every
+ * subtask is kept in union operator state, and a restored subtask starts above all of them, so a restored
+ * run never initializes, and so never fences, the id of a transaction it recorded before committing it).
+ * A producer whose transaction committed goes back to a small pool ({@value #POOL_SIZE} per subtask) and
+ * carries the next transaction under the same id, without a new producer or {@code initTransactions()}
+ * round trip; that is done only when the broker bumped the producer epoch at the commit (transaction
+ * protocol version 2, Kafka 4's default), so that each transaction of an id has an epoch of its own and
+ * a recorded handle names exactly one transaction.
  * <ul>
- * <li>{@link #beginTransaction}: a producer for the new id, {@code initTransactions()} (which also
- *     fences and aborts whatever an earlier producer of that id left open), {@code beginTransaction()};</li>
+ * <li>{@link #beginTransaction}: a pooled producer, or a producer for a new id and {@code initTransactions()}
+ *     (which also fences and aborts whatever an earlier producer of that id left open); then
+ *     {@code beginTransaction()};</li>
  * <li>{@link #preCommit} (at the barrier): {@code flush()}, then the producer id and epoch
  *     ({@link KafkaInternals}) go into the handle recorded in the checkpoint;</li>
  * <li>{@link #commit}: {@code commitTransaction()} on the live producer; for a handle restored from a
@@ -72,10 +77,11 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** Union operator state: per subtask, the {@code n} of its next transactional id. */
     static final String NEXT_ID_STATE = "kafka-2pc-next-transactional-id";
     static final int AGE_WARNING_PERCENT = 80;
+    /** Committed producers kept for the next transactions, per subtask. */
+    static final int POOL_SIZE = 3;
 
     private final KafkaSinkSettings settings;
-    private final JsonEncoder encoder;
-    private final int keyIndex;
+    private final RecordEncoder encoder;
     private final LongSupplier clock;
 
     // Task thread only.
@@ -87,9 +93,14 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private long nextId;
     /** Transactions of this instance, by transactional id, not committed or aborted yet. */
     private final Map<String, Live> live = new HashMap<>();
-    private final StringBuilder json = new StringBuilder(256);
+    /** Producers whose transaction committed, ready to begin the next one under their id; at most {@link #POOL_SIZE}. */
+    private final java.util.ArrayDeque<Pooled> idle = new java.util.ArrayDeque<>();
+    /** Producers created (each with an {@code initTransactions()}), for tests. */
+    private int producersCreated;
     /** Writes since the last age check; ages are also checked every {@value #AGE_CHECK_WRITES} writes. */
     private int writesSinceAgeCheck;
+    /** Whether the {@code debug.inject-delay.before-commit} hold happened (it happens once per instance). */
+    private boolean heldBeforeCommit;
     /** Transactions reported as nearing the timeout, for tests. */
     private int ageWarnings;
     static final int AGE_CHECK_WRITES = 1024;
@@ -105,18 +116,31 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** @param clock wall-clock ms since the epoch, for transaction ages (tests move it) */
     KafkaSink(KafkaSinkSettings settings, Schema schema, LongSupplier clock) {
         this.settings = settings;
-        this.encoder = new JsonEncoder(schema);
-        this.keyIndex = settings.keyField() == null ? -1 : schema.indexOf(settings.keyField());
+        this.encoder = new RecordEncoder(settings, schema);
         this.clock = clock;
     }
 
     /**
-     * Derives the transactional id prefix and restores the id counter: above every subtask's of the
-     * restored checkpoint, or 0 on a fresh start.
+     * Checks that the job checkpoints, derives the transactional id prefix and restores the id counter:
+     * above every subtask's of the restored checkpoint, or 0 on a fresh start.
+     *
+     * @throws SuppressRestartsException if {@code execution.checkpointing.interval} is unset and
+     *         {@code allow-without-checkpointing} is not true (nothing would be committed before a bounded job
+     *         ends, and an unbounded job would never commit)
      */
     @Override
     public void open(OperatorContext context) {
         this.context = context;
+        if (context.checkpointIntervalMs().isEmpty()) {
+            String message = describe() + ": execution.checkpointing.interval is not set, so this exactly-once sink would"
+                    + " commit nothing until a bounded job ends (and an unbounded job never)";
+            if (!settings.allowWithoutCheckpointing()) {
+                throw new SuppressRestartsException(message + ". Set execution.checkpointing.interval (e.g. 1s), or set the"
+                        + " sink's allow-without-checkpointing to true for a bounded job that may commit only at its end");
+            }
+            LOG.warn("{}; starting anyway (allow-without-checkpointing is true): every record stays in one open"
+                    + " transaction, which read_committed consumers wait at, until the final checkpoint", message);
+        }
         this.prefix = settings.transactionalIdPrefix() != null ? settings.transactionalIdPrefix()
                 : sanitize(context.jobName()) + "-" + sanitize(context.operatorId());
         nextIdState = context.operatorState().getUnionListState(NEXT_ID_STATE, Serializers.LONG);
@@ -136,12 +160,23 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     @Override
     public KafkaTransaction beginTransaction() {
         warnAboutOldTransactions();
-        String id = prefix + "-" + context.subtaskIndex() + "-" + nextId;
-        nextId++;
-        nextIdState.update(List.of(nextId));
-        KafkaProducer<byte[], byte[]> producer = producer(id);
+        Pooled pooled = idle.pollFirst();
+        String id;
+        KafkaProducer<byte[], byte[]> producer;
+        if (pooled != null) {
+            id = pooled.transactionalId();
+            producer = pooled.producer();
+        } else {
+            id = prefix + "-" + context.subtaskIndex() + "-" + nextId;
+            nextId++;
+            nextIdState.update(List.of(nextId));
+            producer = producer(id);
+            producersCreated++;
+        }
         try {
-            producer.initTransactions();
+            if (pooled == null) {
+                producer.initTransactions();
+            }
             producer.beginTransaction();
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
@@ -168,21 +203,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         if (++writesSinceAgeCheck >= AGE_CHECK_WRITES) {
             warnAboutOldTransactions();
         }
-        byte[] key = null;
-        if (keyIndex >= 0) {
-            Object k = row.get(keyIndex);
-            key = k == null ? null : String.valueOf(k).getBytes(StandardCharsets.UTF_8);
-        }
-        byte[] value;
-        if (settings.format().equals("raw")) {
-            Object v = row.get(0);
-            value = v == null ? null : v instanceof byte[] b ? b : ((String) v).getBytes(StandardCharsets.UTF_8);
-        } else {
-            json.setLength(0);
-            encoder.append(row, json);
-            value = json.toString().getBytes(StandardCharsets.UTF_8);
-        }
-        l.producer.send(new ProducerRecord<>(settings.topic(), key, value), l);
+        l.producer.send(new ProducerRecord<>(settings.topic(), encoder.key(row), encoder.value(row)), l);
         l.records++;
     }
 
@@ -215,9 +236,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     public void commit(KafkaTransaction txn) {
         Live l = live.get(txn.transactionalId());
         if (l != null) {
+            holdBeforeFirstCommit(txn);
             l.producer.commitTransaction();
             live.remove(txn.transactionalId());
-            l.producer.close(Duration.ofSeconds(5));
+            recycle(txn.transactionalId(), l.handle == null ? -1 : l.handle.epoch(), l.producer);
             LOG.debug("{} committed {} ({} records)", describe(), txn.transactionalId(), l.records);
             return;
         }
@@ -228,6 +250,12 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         // transaction's. A committed one must not be resumed: TV2 bumped the epoch at its commit, and a
         // resumed commit with the recorded epoch is refused as fenced, like an aborted one.
         TransactionDescription state = describe(txn.transactionalId());
+        if (state != null && laterTransactionOfTheId(txn, state)) {
+            // a pooled producer went on to the next transaction of the id, which it does only after a commit
+            LOG.debug("{} found recorded transaction {} (epoch {}) followed by epoch {} of the id: committed", describe(),
+                    txn.transactionalId(), txn.epoch(), state.producerEpoch());
+            return;
+        }
         switch (state == null ? TransactionState.UNKNOWN : state.state()) {
             case COMPLETE_COMMIT, PREPARE_COMMIT -> LOG.debug("{} found recorded transaction {} committed", describe(), txn.transactionalId());
             case ONGOING -> {
@@ -242,6 +270,66 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             default -> lost(txn, state == null ? "no such transactional id (expired after the broker's transactional.id.expiration.ms?)"
                     : "state " + state.state(), null);
         }
+    }
+
+    /**
+     * Whether the broker's state of the id is of a transaction after {@code txn}. The id's epoch goes up by
+     * one when {@code txn} ends (committed, or aborted by the broker's timeout) and again only when a
+     * pooled producer began and ended the next transaction, or another producer initialized the id.
+     * A different producer id, an ongoing transaction with a higher epoch, or an epoch two or more above
+     * the recorded one therefore mean that the pooled producer committed {@code txn} and went on.
+     */
+    private static boolean laterTransactionOfTheId(KafkaTransaction txn, TransactionDescription state) {
+        if (state.producerId() != txn.producerId()) {
+            return state.producerId() >= 0;
+        }
+        int epochsAfter = state.producerEpoch() - txn.epoch();
+        return state.state() == TransactionState.ONGOING ? epochsAfter > 0 : epochsAfter > 1;
+    }
+
+    /**
+     * Puts a producer whose transaction committed into the pool, when the broker bumped its epoch at the
+     * commit (so the next transaction of the id has an epoch of its own) and the pool has room; closes it
+     * otherwise.
+     */
+    private void recycle(String transactionalId, short epochAtPreCommit, KafkaProducer<byte[], byte[]> producer) {
+        boolean epochBumped;
+        try {
+            epochBumped = epochAtPreCommit >= 0 && KafkaInternals.producerIdAndEpoch(producer).epoch() > epochAtPreCommit;
+        } catch (RuntimeException e) {
+            epochBumped = false;
+        }
+        if (epochBumped && idle.size() < POOL_SIZE) {
+            idle.addLast(new Pooled(transactionalId, producer));
+        } else {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * The {@code debug.inject-delay.before-commit} kill point: before the first commit of a transaction this
+     * instance pre-committed, waits {@link KafkaSinkSettings#holdBeforeCommitMs} on the task thread.
+     *
+     * @throws org.apache.kafka.common.errors.InterruptException if interrupted (task cancelled); the flag is restored
+     */
+    private void holdBeforeFirstCommit(KafkaTransaction txn) {
+        if (settings.holdBeforeCommitMs() <= 0 || heldBeforeCommit) {
+            return;
+        }
+        heldBeforeCommit = true;
+        LOG.warn("{} holds {} ms after the pre-commit and before the commit of {} (debug.inject-delay.before-commit)",
+                describe(), settings.holdBeforeCommitMs(), txn.transactionalId());
+        try {
+            Thread.sleep(settings.holdBeforeCommitMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        }
+    }
+
+    /** @return producers created so far, each with an {@code initTransactions()} (tests) */
+    int producersCreated() {
+        return producersCreated;
     }
 
     /** @return the broker's view of the transactional id, or null if the broker does not know it */
@@ -312,6 +400,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     @Override
     public void abortLeftovers(Collection<KafkaTransaction> keep) throws Exception {
         Set<String> protectedIds = new HashSet<>(live.keySet());
+        idle.forEach(p -> protectedIds.add(p.transactionalId()));
         keep.forEach(t -> protectedIds.add(t.transactionalId()));
         Pattern own = Pattern.compile(Pattern.quote(prefix) + "-(\\d+)-(\\d+)");
         Collection<TransactionListing> listings;
@@ -360,6 +449,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             l.producer.close(Duration.ZERO);
         }
         live.clear();
+        for (Pooled p : idle) {
+            p.producer().close(Duration.ZERO);
+        }
+        idle.clear();
         if (admin != null) {
             admin.close(Duration.ZERO);
             admin = null;
@@ -422,6 +515,10 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private String describe() {
         return context == null ? "kafka-2pc sink" : "kafka-2pc sink " + context.operatorId() + " subtask "
                 + context.subtaskIndex() + " of job " + context.jobName();
+    }
+
+    /** A producer in the pool and the transactional id it was initialized with. */
+    private record Pooled(String transactionalId, KafkaProducer<byte[], byte[]> producer) {
     }
 
     /**

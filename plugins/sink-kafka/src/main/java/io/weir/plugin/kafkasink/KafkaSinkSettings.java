@@ -23,9 +23,20 @@ import java.util.Objects;
  *        a recorded transaction the broker already aborted instead of failing the job (default false)
  * @param transactionalIdPrefix {@code transactional-id-prefix}: prefix of the transactional ids, default
  *        {@code <job name>-<operator id>} (set when the job is started; null here means "derive it")
+ * @param allowWithoutCheckpointing {@code allow-without-checkpointing}: start even when
+ *        {@code execution.checkpointing.interval} is unset (default false): everything is then committed by
+ *        the final checkpoint of a bounded job, and an unbounded job never commits
+ * @param exactlyOnce {@code delivery-guarantee}: {@code exactly-once} (default, Kafka transactions committed with
+ *        the checkpoint) or {@code at-least-once} (a plain idempotent producer flushed at every checkpoint;
+ *        records visible at once, duplicated after a failure)
+ * @param holdBeforeCommitMs testing aid ({@code debug.inject-delay.before-commit}, ms, default 0, at most 1 h):
+ *        the sink's first commit of a transaction it pre-committed itself (in a job with periodic checkpoints,
+ *        that of a checkpoint taken mid-run, not the final one) waits this long first, on the task thread, so
+ *        that a test can kill the process between the pre-commit and the commit
  */
 public record KafkaSinkSettings(String bootstrapServers, String topic, String format, String keyField,
-        Duration transactionTimeout, boolean ignoreLostTransactions, String transactionalIdPrefix) {
+        Duration transactionTimeout, boolean ignoreLostTransactions, String transactionalIdPrefix,
+        boolean allowWithoutCheckpointing, boolean exactlyOnce, long holdBeforeCommitMs) {
     /** Default transaction timeout: long enough for a crash and a recovery, and the broker's default maximum. */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
 
@@ -48,15 +59,25 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
      *         the input (fields: [a, b])}
      */
     public static KafkaSinkSettings from(PluginConfig config, Schema input) {
-        String servers = config.requireString("bootstrap-servers").strip();
+        // read every setting first, so that an unknown key is reported with all settings known
+        String servers = config.getString("bootstrap-servers", null);
+        String topic = config.getString("topic", null);
+        String format = config.getString("format", "json");
+        String keyField = config.getString("key-field", null);
+        long timeoutMs = config.getLong("transaction-timeout-ms", DEFAULT_TRANSACTION_TIMEOUT.toMillis());
+        boolean ignoreLost = config.getBoolean("ignore-lost-transactions", false);
+        String prefix = config.getString("transactional-id-prefix", null);
+        boolean allowWithoutCheckpointing = config.getBoolean("allow-without-checkpointing", false);
+        String guarantee = config.getString("delivery-guarantee", "exactly-once");
+        long hold = config.getLong("debug.inject-delay.before-commit", 0);
+        servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
+        topic = config.requireString("topic").strip();
         if (servers.isEmpty()) {
             throw config.error("bootstrap-servers", "must list at least one host:port");
         }
-        String topic = config.requireString("topic").strip();
         if (topic.isEmpty()) {
             throw config.error("topic", "must not be empty");
         }
-        String format = config.getString("format", "json");
         if (!format.equals("json") && !format.equals("raw")) {
             throw config.error("format", "must be json or raw, got '" + format + "'");
         }
@@ -64,19 +85,23 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
                 || (input.field(0).type() != FieldType.STRING && input.field(0).type() != FieldType.BYTES))) {
             throw config.error("format", "raw needs an input of exactly one STRING or BYTES field, got " + input);
         }
-        String keyField = config.getString("key-field", null);
         if (keyField != null && input.indexOf(keyField) < 0) {
             throw config.error("key-field", "'" + keyField + "' is not a field of the input (fields: " + input.names() + ")");
         }
-        long timeoutMs = config.getLong("transaction-timeout-ms", DEFAULT_TRANSACTION_TIMEOUT.toMillis());
         if (timeoutMs <= 0) {
             throw config.error("transaction-timeout-ms", "must be positive, got " + timeoutMs);
         }
-        String prefix = config.getString("transactional-id-prefix", null);
+        if (!guarantee.equals("exactly-once") && !guarantee.equals("at-least-once")) {
+            throw config.error("delivery-guarantee", "must be exactly-once or at-least-once, got '" + guarantee + "'");
+        }
+        if (hold < 0 || hold > 3_600_000) {
+            throw config.error("debug.inject-delay.before-commit", "must be between 0 and 3600000 ms, got " + hold);
+        }
         if (prefix != null && !prefix.matches("[A-Za-z0-9._-]+")) {
             throw config.error("transactional-id-prefix", "must be letters, digits, '.', '_', '-', got '" + prefix + "'");
         }
         return new KafkaSinkSettings(servers, topic, format, keyField, Duration.ofMillis(timeoutMs),
-                config.getBoolean("ignore-lost-transactions", false), prefix);
+                ignoreLost, prefix, allowWithoutCheckpointing,
+                guarantee.equals("exactly-once"), hold);
     }
 }

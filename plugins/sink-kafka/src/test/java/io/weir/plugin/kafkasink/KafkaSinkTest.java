@@ -9,18 +9,25 @@ import io.weir.api.testing.InMemoryOperatorContext;
 import io.weir.kafka.testkit.KafkaTestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@code kafka-2pc} sink against a real broker (one per class), driven the way
  * {@code TwoPhaseCommitSinkOperator} drives it; a {@code read_committed} consumer checks what is visible.
+ * The last tests guard the reflection in {@link KafkaInternals} against the broker: if a kafka-clients
+ * upgrade changes the internals, they fail the build (they share this class's broker to keep the suite fast).
  */
 class KafkaSinkTest {
     private static final Schema SCHEMA = Schema.builder().field("k", FieldType.STRING).field("v", FieldType.LONG).build();
@@ -54,7 +63,7 @@ class KafkaSinkTest {
     void recordsBecomeVisibleOnlyAtCommit() throws Exception {
         broker.createTopics(2, "clean");
         KafkaSink sink = sink("clean", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         sink.abortLeftovers(List.of());
         KafkaTransaction t = sink.beginTransaction();
         for (int i = 0; i < 3; i++) {
@@ -66,8 +75,8 @@ class KafkaSinkTest {
         assertThat(broker.readAll("clean", false)).hasSize(3);
         assertThat(broker.readAll("clean", true)).isEmpty();
         sink.commit(recorded);
-        awaitCommitted(() -> assertThat(broker.readAll("clean", true)).containsExactlyInAnyOrder(
-                "{\"k\":\"a0\",\"v\":0}", "{\"k\":\"a1\",\"v\":1}", "{\"k\":\"a2\",\"v\":2}"));
+        assertThat(broker.readAll("clean", true)).containsExactlyInAnyOrder(
+                "{\"k\":\"a0\",\"v\":0}", "{\"k\":\"a1\",\"v\":1}", "{\"k\":\"a2\",\"v\":2}");
         sink.close();
     }
 
@@ -76,7 +85,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "restore");
         InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
         KafkaSink crashed = sink("restore", Map.of());
-        crashed.open(ctx);
+        crashed.open(Checkpointing.every100ms(ctx));
         crashed.abortLeftovers(List.of());
         KafkaTransaction t = crashed.beginTransaction();
         crashed.write(t, new Row(SCHEMA, "x", 1L));
@@ -88,7 +97,7 @@ class KafkaSinkTest {
         crashed.close(); // as after a crash: nothing committed or aborted
 
         KafkaSink restored = sink("restore", Map.of());
-        restored.open(InMemoryOperatorContext.restored(0, 1, snapshot));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
         restored.commit(recorded);
         restored.commit(recorded); // a duplicate (e.g. a second restore) is a no-op
         KafkaTransaction fresh = restored.beginTransaction();
@@ -97,7 +106,7 @@ class KafkaSinkTest {
         KafkaTransaction freshRecorded = restored.preCommit(fresh);
         restored.abortLeftovers(List.of(freshRecorded)); // aborts `next`, which the restored checkpoint does not know
         restored.commit(freshRecorded);
-        awaitCommitted(() -> assertThat(broker.readAll("restore", true)).containsExactly("{\"k\":\"x\",\"v\":1}", "{\"k\":\"y\",\"v\":3}"));
+        assertThat(broker.readAll("restore", true)).containsExactly("{\"k\":\"x\",\"v\":1}", "{\"k\":\"y\",\"v\":3}");
         restored.close();
     }
 
@@ -105,7 +114,7 @@ class KafkaSinkTest {
     void notificationsOutOfOrderCommitEachTransactionOnce() throws Exception {
         broker.createTopics(1, "order");
         KafkaSink sink = sink("order", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         sink.abortLeftovers(List.of());
         KafkaTransaction t1 = sink.beginTransaction();
         sink.write(t1, new Row(SCHEMA, "c1", 1L));
@@ -117,28 +126,102 @@ class KafkaSinkTest {
         assertThat(broker.readAll("order", true)).isEmpty(); // r1 is open before r2 in the log: the LSO holds
         sink.commit(r1);
         sink.commit(r2); // a late duplicate
-        awaitCommitted(() -> assertThat(broker.readAll("order", true)).containsExactly("{\"k\":\"c1\",\"v\":1}", "{\"k\":\"c2\",\"v\":2}"));
+        assertThat(broker.readAll("order", true)).containsExactly("{\"k\":\"c1\",\"v\":1}", "{\"k\":\"c2\",\"v\":2}");
         sink.close();
+    }
+
+    @Test
+    void committedProducersCarryTheNextTransactionsUnderTheirId() throws Exception {
+        broker.createTopics(1, "pooled");
+        KafkaSink sink = sink("pooled", Map.of());
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
+        sink.abortLeftovers(List.of());
+        List<String> ids = new ArrayList<>();
+        for (long i = 0; i < 5; i++) {
+            KafkaTransaction t = sink.beginTransaction();
+            ids.add(t.transactionalId());
+            sink.write(t, new Row(SCHEMA, "p", i));
+            sink.commit(sink.preCommit(t));
+        }
+        assertThat(sink.producersCreated()).as("one producer, initialized once, for 5 checkpoints").isEqualTo(1);
+        assertThat(ids).containsOnly("test-pooled-0-0");
+        awaitCommitted("pooled", "{\"k\":\"p\",\"v\":0}", "{\"k\":\"p\",\"v\":1}", "{\"k\":\"p\",\"v\":2}",
+                "{\"k\":\"p\",\"v\":3}", "{\"k\":\"p\",\"v\":4}");
+        sink.close();
+    }
+
+    @Test
+    void restoredSinkTellsARecordedTransactionOfAPooledIdFromTheIdsLaterOnes() throws Exception {
+        broker.createTopics(1, "pooled-restore");
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed = sink("pooled-restore", Map.of());
+        crashed.open(Checkpointing.every100ms(ctx));
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction t1 = crashed.beginTransaction();
+        crashed.write(t1, new Row(SCHEMA, "a", 1L));
+        KafkaTransaction r1 = crashed.preCommit(t1);
+        crashed.commit(r1);
+        KafkaTransaction t2 = crashed.beginTransaction(); // the pooled producer: same id, next epoch
+        assertThat(t2.transactionalId()).isEqualTo(t1.transactionalId());
+        crashed.write(t2, new Row(SCHEMA, "b", 2L));
+        KafkaTransaction r2 = crashed.preCommit(t2);
+        assertThat(r2.epoch()).isGreaterThan(r1.epoch());
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState(); // the checkpoint records r2
+        crashed.commit(r2); // ... its notification arrives ...
+        KafkaTransaction t3 = crashed.beginTransaction(); // ... and the id goes on to a transaction after it
+        crashed.write(t3, new Row(SCHEMA, "after-checkpoint", 3L));
+        crashed.preCommit(t3);
+        crashed.close(); // crash: t3 stays open at the broker
+
+        KafkaSink restored = sink("pooled-restore", Map.of());
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
+        restored.commit(r2); // the id's ongoing transaction is t3 (a later epoch): r2 was committed, no-op
+        restored.commit(r1); // a recorded handle two transactions back: no-op
+        restored.abortLeftovers(List.of()); // aborts t3
+        awaitCommitted("pooled-restore", "{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}");
+        restored.close();
+
+        // the same id's recorded transaction still open when the job died is resumed and committed
+        InMemoryOperatorContext ctx2 = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed2 = sink("pooled-restore", Map.of("transactional-id-prefix", "test-pooled-resume"));
+        crashed2.open(Checkpointing.every100ms(ctx2));
+        crashed2.abortLeftovers(List.of());
+        KafkaTransaction u1 = crashed2.beginTransaction();
+        crashed2.write(u1, new Row(SCHEMA, "c", 4L));
+        crashed2.commit(crashed2.preCommit(u1));
+        KafkaTransaction u2 = crashed2.beginTransaction();
+        crashed2.write(u2, new Row(SCHEMA, "d", 5L));
+        KafkaTransaction recorded = crashed2.preCommit(u2);
+        Map<String, byte[]> snapshot2 = ctx2.snapshotOperatorState();
+        crashed2.close();
+        KafkaSink restored2 = sink("pooled-restore", Map.of("transactional-id-prefix", "test-pooled-resume"));
+        restored2.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot2)));
+        restored2.commit(recorded);
+        restored2.commit(recorded);
+        restored2.abortLeftovers(List.of());
+        awaitCommitted("pooled-restore", "{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}",
+                "{\"k\":\"c\",\"v\":4}", "{\"k\":\"d\",\"v\":5}");
+        restored2.close();
     }
 
     @Test
     void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
         broker.createTopics(1, "rescale");
         KafkaSink gone = sink("rescale", Map.of());
-        gone.open(InMemoryOperatorContext.fresh(1, 2));
+        gone.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(1, 2)));
         KafkaTransaction t = gone.beginTransaction();
         gone.write(t, new Row(SCHEMA, "lingering", 9L));
         gone.preCommit(t);
         gone.close();
 
         KafkaSink survivor = sink("rescale", Map.of());
-        survivor.open(InMemoryOperatorContext.fresh(0, 1));
+        survivor.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         survivor.abortLeftovers(List.of());
         KafkaTransaction s = survivor.beginTransaction();
         survivor.write(s, new Row(SCHEMA, "kept", 1L));
         survivor.commit(survivor.preCommit(s));
         // without the abort, read_committed would stop at the lingering transaction for 15 minutes
-        awaitCommitted(() -> assertThat(broker.readAll("rescale", true)).containsExactly("{\"k\":\"kept\",\"v\":1}"));
+        assertThat(broker.readAll("rescale", true)).containsExactly("{\"k\":\"kept\",\"v\":1}");
         survivor.close();
     }
 
@@ -146,13 +229,13 @@ class KafkaSinkTest {
     void pendingTransactionSurvivesABrokerRestart() throws Exception {
         broker.createTopics(1, "restart");
         KafkaSink sink = sink("restart", Map.of());
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = sink.beginTransaction();
         sink.write(t, new Row(SCHEMA, "r", 1L));
         KafkaTransaction r = sink.preCommit(t);
         broker.restart();
         sink.commit(r);
-        awaitCommitted(() -> assertThat(broker.readAll("restart", true)).containsExactly("{\"k\":\"r\",\"v\":1}"));
+        awaitCommitted("restart", "{\"k\":\"r\",\"v\":1}");
         sink.close();
     }
 
@@ -161,7 +244,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "lost");
         KafkaTransaction recorded = abandonUntilTimedOut("lost");
         KafkaSink restored = sink("lost", Map.of("transaction-timeout-ms", 1000));
-        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         assertThatThrownBy(() -> restored.commit(recorded))
                 .isInstanceOf(SuppressRestartsException.class)
                 .hasMessageContaining(recorded.transactionalId())
@@ -175,7 +258,7 @@ class KafkaSinkTest {
         broker.createTopics(1, "lost-ok");
         KafkaTransaction recorded = abandonUntilTimedOut("lost-ok");
         KafkaSink restored = sink("lost-ok", Map.of("transaction-timeout-ms", 1000, "ignore-lost-transactions", true));
-        restored.open(InMemoryOperatorContext.fresh(0, 1));
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         restored.commit(recorded);
         assertThat(broker.readAll("lost-ok", true)).isEmpty();
         restored.close();
@@ -188,7 +271,7 @@ class KafkaSinkTest {
         Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "aging",
                 "transaction-timeout-ms", 100_000, "transactional-id-prefix", "test-aging"));
         KafkaSink sink = new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA, now::get);
-        sink.open(InMemoryOperatorContext.fresh(0, 1));
+        sink.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = sink.beginTransaction();
         sink.write(t, new Row(SCHEMA, "a", 1L));
         KafkaTransaction pending = sink.preCommit(t);
@@ -203,6 +286,20 @@ class KafkaSinkTest {
         sink.commit(pending);
         sink.commit(sink.preCommit(next));
         sink.close();
+    }
+
+    @Test
+    void withoutCheckpointingTheSinkRefusesToStartUnlessAllowed() throws Exception {
+        KafkaSink refused = sink("unused", Map.of());
+        assertThatThrownBy(() -> refused.open(InMemoryOperatorContext.fresh(0, 1))) // checkpointIntervalMs() empty
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasMessageContaining("execution.checkpointing.interval is not set")
+                .hasMessageContaining("allow-without-checkpointing")
+                .hasMessageContaining("subtask 0 of job test-job");
+        refused.close();
+        KafkaSink allowed = sink("unused", Map.of("allow-without-checkpointing", true));
+        allowed.open(InMemoryOperatorContext.fresh(0, 1));
+        allowed.close();
     }
 
     @Test
@@ -232,10 +329,69 @@ class KafkaSinkTest {
         new KafkaSinkFactory().validate(config(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "exists")), SCHEMA);
     }
 
+    @Test
+    void kafkaClientsIsThePinnedVersion() {
+        assertThat(AppInfoParser.getVersion()).isEqualTo(KafkaInternals.PINNED_VERSION);
+    }
+
+    @Test
+    void internalsResumeTheTransactionOfAnAbandonedProducerAndCommitItExactlyOnce() {
+        broker.createTopics(1, "resume");
+        KafkaProducer<byte[], byte[]> writer = rawProducer("tx-resume", 60_000);
+        writer.initTransactions();
+        writer.beginTransaction();
+        for (int i = 0; i < 5; i++) {
+            writer.send(new ProducerRecord<>("resume", ("r" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        writer.flush();
+        KafkaInternals.ProducerIdAndEpoch id = KafkaInternals.producerIdAndEpoch(writer);
+        assertThat(id.producerId()).isGreaterThanOrEqualTo(0);
+        // the writer is abandoned without commit or abort, as by a crash (its network thread stays silent)
+        assertThat(broker.readAll("resume", true)).isEmpty();
+
+        for (int attempt = 0; attempt < 2; attempt++) { // the second commit is a no-op
+            try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-resume", 60_000)) {
+                KafkaInternals.resumeTransaction(resumer, id);
+                resumer.commitTransaction();
+            }
+        }
+        awaitCommitted("resume", "r0", "r1", "r2", "r3", "r4");
+        writer.close(Duration.ZERO);
+    }
+
+    @Test
+    void internalsResumingATransactionTheBrokerAbortedOnTimeoutFails() throws Exception {
+        broker.createTopics(1, "lost-raw");
+        KafkaProducer<byte[], byte[]> writer = rawProducer("tx-lost", 1_000);
+        writer.initTransactions();
+        writer.beginTransaction();
+        writer.send(new ProducerRecord<>("lost-raw", "x".getBytes(StandardCharsets.UTF_8)));
+        writer.flush();
+        KafkaInternals.ProducerIdAndEpoch id = KafkaInternals.producerIdAndEpoch(writer);
+        writer.close(Duration.ZERO);
+        try (Admin admin = broker.admin()) {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of("tx-lost"))
+                    .all().get().get("tx-lost").state() == TransactionState.COMPLETE_ABORT);
+        }
+        try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-lost", 1_000)) {
+            KafkaInternals.resumeTransaction(resumer, id);
+            assertThatThrownBy(resumer::commitTransaction).isInstanceOf(org.apache.kafka.common.KafkaException.class);
+        }
+        assertThat(broker.readAll("lost-raw", true)).isEmpty();
+    }
+
+    private static KafkaProducer<byte[], byte[]> rawProducer(String txId, int timeoutMs) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeoutMs);
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
     /** Pre-commits a transaction with a 1 s timeout, abandons it, and waits until the broker has aborted it. */
     private static KafkaTransaction abandonUntilTimedOut(String topic) throws Exception {
         KafkaSink crashed = sink(topic, Map.of("transaction-timeout-ms", 1000));
-        crashed.open(InMemoryOperatorContext.fresh(0, 1));
+        crashed.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
         KafkaTransaction t = crashed.beginTransaction();
         crashed.write(t, new Row(SCHEMA, "doomed", 1L));
         KafkaTransaction recorded = crashed.preCommit(t);
@@ -245,6 +401,15 @@ class KafkaSinkTest {
                     .all().get().get(recorded.transactionalId()).state() == TransactionState.COMPLETE_ABORT);
         }
         return recorded;
+    }
+
+    /**
+     * Waits (up to 30 s) until a read_committed reader sees exactly {@code expected}: commit markers are written
+     * after {@code commitTransaction()} returns, so the last stable offset may lag it briefly.
+     */
+    private static void awaitCommitted(String topic, String... expected) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(
+                () -> assertThat(broker.readAll(topic, true)).containsExactly(expected));
     }
 
     private static KafkaSink sink(String topic, Map<String, Object> extra) {
@@ -257,14 +422,5 @@ class KafkaSinkTest {
 
     private static PluginConfig config(Map<String, Object> values) {
         return new PluginConfig("sinks[0].config", new HashMap<>(values), Path.of("."));
-    }
-
-    /**
-     * Retries a read_committed assertion for up to 30 s: commit markers reach the partitions after
-     * {@code commitTransaction} returns (later still after a broker restart), so the last stable offset may lag.
-     */
-    static void awaitCommitted(org.awaitility.core.ThrowingRunnable assertion) {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(200))
-                .untilAsserted(assertion);
     }
 }

@@ -2,6 +2,7 @@ package io.weir.plugin.kafkasource;
 
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.SourceReader;
 import org.apache.kafka.clients.admin.Admin;
@@ -11,6 +12,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.osgi.service.component.annotations.Component;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -28,6 +30,25 @@ public final class KafkaSourceFactory implements SourceFactory {
     /** How long the broker gets to answer the checks before the job starts. */
     static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
 
+    /** The settings {@link #settings()} describes, as docs/connectors-kafka.md lists them. */
+    static final List<PluginSetting> SETTINGS = List.of(
+            PluginSetting.required("bootstrap-servers", "string", "host:port[,host:port...] of the Kafka brokers"),
+            PluginSetting.optional("topics", "list of strings", null,
+                    "the topics read; each must exist (checked before the job starts); give this or topic-pattern"),
+            PluginSetting.optional("topic-pattern", "string", null,
+                    "Java regular expression matched against whole topic names, instead of topics; evaluated at the first start"),
+            PluginSetting.required("schema", "object", "field name -> type of the rows, as for the file source"),
+            PluginSetting.optional("format", "string", "json",
+                    "json (each value one flat JSON object) or raw (the value as the schema's single string or bytes field)"),
+            PluginSetting.optional("start-from", "string", "earliest",
+                    "where a fresh start begins in each partition: earliest, latest, timestamp or group-offsets"),
+            PluginSetting.optional("start-timestamp-ms", "long", null,
+                    "ms since the epoch; with start-from timestamp, the first record with a timestamp at or after it"),
+            PluginSetting.optional("group-id", "string", null,
+                    "consumer group whose committed offsets start-from group-offsets begins at"),
+            PluginSetting.optional("bounded", "boolean", "false",
+                    "stop at the end offsets read at the first start; the job then finishes"));
+
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KafkaSourceFactory() {
     }
@@ -35,6 +56,21 @@ public final class KafkaSourceFactory implements SourceFactory {
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return the settings of this type's {@code config}, as docs/connectors-kafka.md describes them */
+    @Override
+    public List<PluginSetting> settings() {
+        return SETTINGS;
+    }
+
+    /**
+     * @return true: the partition positions are operator list state, one element per partition, so a restore may
+     *         change the parallelism (the runtime deals the partitions over the new subtasks)
+     */
+    @Override
+    public boolean supportsRescale() {
+        return true;
     }
 
     /**

@@ -34,8 +34,15 @@ import java.util.Properties;
  * round-robin: partition {@code k} of that order goes to subtask {@code k % parallelism}; their start
  * offsets follow {@code start-from}, and in bounded mode their stop offsets are the end offsets at
  * that moment. The per-partition positions are the subtask's operator list state, so a restore
- * continues exactly after the last record covered by the checkpoint; partitions are fixed at the
- * first start (partitions or topics added later are not read).
+ * continues exactly after the last record covered by the checkpoint.
+ *
+ * <p>Restores may change the parallelism ({@link KafkaSourceFactory#supportsRescale}): the runtime deals
+ * the partition positions of all old subtasks round-robin over the new ones, and each subtask reads
+ * exactly the partitions it was dealt. Every subtask also records the partitions it reads in union state,
+ * so a restored subtask knows every partition the checkpoint covers; partitions of the topics (or of
+ * topics matching the pattern) that it does not cover, i.e. added since, are sorted by topic and
+ * partition and the {@code k}-th goes to subtask {@code k % parallelism}, from the earliest offset
+ * (unbounded mode only: a bounded job reads what existed at its first start).
  *
  * <p>The consumer reads {@code read_committed}: records of aborted or still open transactions
  * (e.g. of a {@code kafka-2pc} sink) are never emitted. Offsets are not committed to Kafka; exactly
@@ -50,6 +57,8 @@ public final class KafkaSourceReader implements SourceReader {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceReader.class);
     /** Operator list state: one {@link PartitionOffset} per partition of this subtask. */
     static final String STATE = "kafka-partition-offsets";
+    /** Union list state: the partitions ({@code topic-partition}) each subtask reads, so a restore knows them all. */
+    static final String KNOWN_STATE = "kafka-known-partitions";
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaSourceSettings settings;
@@ -58,6 +67,7 @@ public final class KafkaSourceReader implements SourceReader {
     // Task thread only.
     private OperatorContext context;
     private ListState<PartitionOffset> state;
+    private ListState<String> knownState;
     private KafkaConsumer<byte[], byte[]> consumer;
     /** This subtask's partitions and positions, in assignment order. */
     private final Map<TopicPartition, PartitionOffset> positions = new LinkedHashMap<>();
@@ -79,14 +89,29 @@ public final class KafkaSourceReader implements SourceReader {
     public void initializeState(OperatorContext context) {
         this.context = context;
         state = context.operatorState().getListState(STATE, PartitionOffset.SERIALIZER);
+        knownState = context.operatorState().getUnionListState(KNOWN_STATE, io.weir.api.serialization.Serializers.STRING);
         consumer = PluginClassLoader.call(this::newConsumer);
         if (context.isRestored()) {
             for (PartitionOffset p : state.get()) {
                 positions.put(p.topicPartition(), p);
             }
             LOG.info("{} restored {} partition position(s): {}", describe(), positions.size(), positions.values());
+            java.util.Set<String> known = new java.util.HashSet<>();
+            knownState.get().forEach(known::add);
+            if (!settings.bounded() && !known.isEmpty()) {
+                List<TopicPartition> added = allPartitions().stream().filter(tp -> !known.contains(tp.toString())).toList();
+                List<TopicPartition> mine = dealt(added);
+                Map<TopicPartition, Long> earliest = consumer.beginningOffsets(mine, METADATA_TIMEOUT);
+                for (TopicPartition tp : mine) {
+                    positions.put(tp, new PartitionOffset(tp.topic(), tp.partition(), earliest.get(tp), -1));
+                }
+                if (!added.isEmpty()) {
+                    LOG.info("{} found {} partition(s) the checkpoint does not cover and reads {} of them from the earliest"
+                            + " offset: {}", describe(), added.size(), mine.size(), mine);
+                }
+            }
         } else {
-            List<TopicPartition> mine = assignedPartitions();
+            List<TopicPartition> mine = dealt(allPartitions());
             Map<TopicPartition, Long> start = startOffsets(mine);
             Map<TopicPartition, Long> stop = settings.bounded() ? consumer.endOffsets(mine, METADATA_TIMEOUT) : Map.of();
             for (TopicPartition tp : mine) {
@@ -102,7 +127,8 @@ public final class KafkaSourceReader implements SourceReader {
         pauseDone();
     }
 
-    private List<TopicPartition> assignedPartitions() {
+    /** @return every partition of the topics (or of the topics matching the pattern), sorted by topic and partition */
+    private List<TopicPartition> allPartitions() {
         List<TopicPartition> all = new ArrayList<>();
         if (settings.topicPattern() != null) {
             for (Map.Entry<String, List<PartitionInfo>> e : consumer.listTopics(METADATA_TIMEOUT).entrySet()) {
@@ -121,6 +147,11 @@ public final class KafkaSourceReader implements SourceReader {
             }
         }
         all.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        return all;
+    }
+
+    /** @return the {@code k}-th partitions of {@code all} with {@code k % parallelism == subtaskIndex} */
+    private List<TopicPartition> dealt(List<TopicPartition> all) {
         List<TopicPartition> mine = new ArrayList<>();
         for (int k = context.subtaskIndex(); k < all.size(); k += context.parallelism()) {
             mine.add(all.get(k));
@@ -228,6 +259,7 @@ public final class KafkaSourceReader implements SourceReader {
     @Override
     public void snapshotState(long checkpointId) {
         state.update(List.copyOf(positions.values()));
+        knownState.update(positions.keySet().stream().map(TopicPartition::toString).toList());
         LOG.debug("{} checkpoint {}: positions {}", describe(), checkpointId, positions.values());
     }
 

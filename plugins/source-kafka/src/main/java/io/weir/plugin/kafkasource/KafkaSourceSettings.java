@@ -61,7 +61,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
      */
     public static KafkaSourceSettings from(PluginConfig config) {
         // read every setting first, so that an unknown key is reported with all settings known
-        String servers = config.requireString("bootstrap-servers").strip();
+        String servers = config.getString("bootstrap-servers", null);
         List<String> topics = config.getStringList("topics", List.of());
         String pattern = config.getString("topic-pattern", null);
         Map<String, Object> fields = config.getObject("schema");
@@ -70,6 +70,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         long timestamp = config.getLong("start-timestamp-ms", -1);
         String group = config.getString("group-id", null);
         boolean bounded = config.getBoolean("bounded", false);
+        servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
         if (servers.isEmpty()) {
             throw config.error("bootstrap-servers", "must list at least one host:port");
         }

@@ -1,0 +1,30 @@
+package io.weir.plugin.kafkasource;
+
+import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.PluginSetting;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The settings {@code kafka} describes ({@code weir plugins}, {@code GET /plugins}) are exactly the keys its
+ * validation reads: validating an empty config asks for every setting before it fails (PluginConfig's contract).
+ * Contacts no broker: validation fails on the missing bootstrap-servers first.
+ */
+class KafkaSourceSettingsDescriptionTest {
+    @Test
+    void describedSettingsAreTheKeysValidationReads() {
+        KafkaSourceFactory factory = new KafkaSourceFactory();
+        PluginConfig config = new PluginConfig("operators[0].config", Map.of(), Path.of("."));
+        assertThatThrownBy(() -> factory.outputSchema(config)).hasMessageContaining("bootstrap-servers");
+
+        assertThat(factory.settings()).extracting(PluginSetting::name).containsExactlyInAnyOrderElementsOf(config.askedKeys());
+        assertThat(factory.settings()).extracting(s -> s.name() + "=" + s.defaultValue() + (s.required() ? " required" : ""))
+                .containsExactly("bootstrap-servers=null required", "topics=null", "topic-pattern=null", "schema=null required",
+                        "format=json", "start-from=earliest", "start-timestamp-ms=null", "group-id=null", "bounded=false");
+    }
+}
