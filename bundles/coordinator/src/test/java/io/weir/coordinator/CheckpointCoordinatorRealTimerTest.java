@@ -26,7 +26,7 @@ class CheckpointCoordinatorRealTimerTest {
     void periodicCheckpointsCarryOnAfterFailoverOnTheRealTimerThread() {
         FakeJob job = new FakeJob(0);
         Configuration config = new Configuration(Map.of("execution.checkpointing.interval", "20 ms",
-                "execution.checkpointing.timeout", "1 s"));
+                "execution.checkpointing.timeout", "1 min"));
         CheckpointCoordinatorContext ctx = new CheckpointCoordinatorContext("flight-delays", config,
                 List.of(new OperatorInfo("src", 2, 128), new OperatorInfo("map", 2, 128)), job::gateways,
                 job.storage, new StandaloneCheckpointIDCounter(), new StandaloneCompletedCheckpointStore("flight-delays", 1),
