@@ -52,7 +52,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
     static final String OWNER_FILE = ".weir-job";
 
     private final FileSinkSettings settings;
-    private final JsonLineEncoder encoder;
+    private final io.weir.api.RowJsonEncoder encoder;
 
     // Task thread only.
     private OperatorContext context;
@@ -66,7 +66,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
      */
     public FileSink(FileSinkSettings settings, Schema schema) {
         this.settings = settings;
-        this.encoder = new JsonLineEncoder(schema);
+        this.encoder = new io.weir.api.RowJsonEncoder(schema);
     }
 
     /**
@@ -164,6 +164,7 @@ public final class FileSink implements TwoPhaseCommittingSink<FileTransaction> {
         }
         line.setLength(0);
         encoder.append(row, line);
+        line.append('\n');
         e.writer.append(line);
         e.rows++;
     }

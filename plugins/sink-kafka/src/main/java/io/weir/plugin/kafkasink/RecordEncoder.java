@@ -13,14 +13,14 @@ import java.nio.charset.StandardCharsets;
 final class RecordEncoder {
     private final boolean raw;
     private final int keyIndex;
-    private final JsonEncoder json;
+    private final io.weir.api.RowJsonEncoder json;
     private final StringBuilder buffer = new StringBuilder(256);
 
     /** @param schema the schema of the rows; the settings were validated against it */
     RecordEncoder(KafkaSinkSettings settings, Schema schema) {
         this.raw = settings.format().equals("raw");
         this.keyIndex = settings.keyField() == null ? -1 : schema.indexOf(settings.keyField());
-        this.json = new JsonEncoder(schema);
+        this.json = new io.weir.api.RowJsonEncoder(schema);
     }
 
     /** @return the record key, or null */

@@ -1,24 +1,21 @@
-package io.weir.plugin.filesink;
-
-import io.weir.api.FieldType;
-import io.weir.api.Row;
-import io.weir.api.Schema;
+package io.weir.api;
 
 import java.util.Base64;
 
 /**
- * Encodes rows of one schema as JSON objects, one per line: field names as keys in schema order;
+ * Encodes rows of one schema as JSON objects (the file sink writes one per line, the Kafka sink one per
+ * record value): field names as keys in schema order;
  * strings escaped per RFC 8259; long/int/timestamp (ms) as integers; doubles as JSON numbers
  * (NaN and infinities, which JSON cannot represent, as {@code null}); booleans; bytes as base64
  * strings; nulls as {@code null}. Immutable and thread-safe.
  */
-public final class JsonLineEncoder {
+public final class RowJsonEncoder {
     private final FieldType[] types;
     /** Per field the text before its value: <code>{"name":</code> or <code>,"name":</code>. */
     private final String[] prefixes;
 
     /** @param schema the schema of every encoded row */
-    public JsonLineEncoder(Schema schema) {
+    public RowJsonEncoder(Schema schema) {
         types = new FieldType[schema.size()];
         prefixes = new String[schema.size()];
         for (int i = 0; i < types.length; i++) {
@@ -29,7 +26,13 @@ public final class JsonLineEncoder {
         }
     }
 
-    /** Appends the row as one JSON object followed by {@code '\n'}. */
+    /**
+     * Appends the row as one JSON object (no line break).
+     *
+     * @param row a row of the schema given at construction
+     * @param out where the object is appended
+     * @throws ClassCastException if a value does not have its field's type
+     */
     public void append(Row row, StringBuilder out) {
         if (types.length == 0) {
             out.append('{');
@@ -51,11 +54,11 @@ public final class JsonLineEncoder {
                 default -> out.append(v);
             }
         }
-        out.append("}\n");
+        out.append('}');
     }
 
     /** Appends {@code s} as a quoted, escaped JSON string. */
-    static void appendString(String s, StringBuilder out) {
+    private static void appendString(String s, StringBuilder out) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
