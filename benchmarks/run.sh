@@ -17,8 +17,8 @@ jar_present() {
 }
 
 if ! jar_present || [ ! -s benchmarks/target/classpath.txt ]; then
-    echo "run.sh: building benchmarks (mvn -q -B install -DskipTests -pl benchmarks -am)" >&2
-    mvn -q -B install -DskipTests -pl benchmarks -am >&2
+    echo "run.sh: building benchmarks (mvn -q -B package -DskipTests -pl benchmarks -am)" >&2
+    mvn ${WEIR_MVN_OFFLINE:+-o} -q -B package -DskipTests -pl benchmarks -am >&2
 fi
 
 jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)
