@@ -92,11 +92,7 @@ class ConsoleIT {
                   {"id": "sink", "type": "file-2pc", "parallelism": 2, "inputs": [{"from": "counter", "partitioning": "forward"}],
                    "config": {"path": "%s"}}]}
                 """.formatted(JOB, WORK.resolve("checkpoints"), WORK.resolve("out"));
-        HttpResponse<String> submitted = HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + "/jobs"))
-                .header("Authorization", "Bearer " + Files.readString(node.tokenFile()).strip())
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(spec)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(submitted.statusCode()).as("submit: %s", submitted.body()).isEqualTo(202);
+        submit(spec);
         await("two completed checkpoints").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
                 .until(() -> json(get(node.url() + "/jobs/" + JOB + "/checkpoints")).asJsonObject().getJsonObject("counts").getInt("completed") >= 2);
     }
@@ -296,6 +292,30 @@ class ConsoleIT {
     }
 
     @Test
+    @Order(14)
+    void operatorStopsOneJobWithASavepointAndCancelsAnother() throws Exception {
+        String token = login("olga", OPERATOR_PASSWORD);
+        submit(smallJob("to-stop"));
+        submit(smallJob("to-cancel"));
+        for (String job : new String[] {"to-stop", "to-cancel"}) {
+            await(job + " running").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> json(get(node.url() + "/jobs/" + job)).asJsonObject().getString("state").equals("RUNNING"));
+        }
+
+        HttpResponse<String> stop = send(post("/console/api/jobs/it/to-stop/stop", token));
+        assertThat(stop.statusCode()).as(stop.body()).isEqualTo(200);
+        assertThat(Path.of(json(stop.body()).asJsonObject().getString("location")).resolve("_metadata")).isRegularFile();
+        assertThat(json(get(node.url() + "/jobs/to-stop")).asJsonObject().getString("state")).isEqualTo("FINISHED");
+
+        HttpResponse<String> cancel = send(post("/console/api/jobs/it/to-cancel/cancel", token));
+        assertThat(cancel.statusCode()).as(cancel.body()).isEqualTo(200);
+        await("to-cancel CANCELED").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> json(get(node.url() + "/jobs/to-cancel")).asJsonObject().getString("state").equals("CANCELED"));
+        HttpResponse<String> again = send(post("/console/api/jobs/it/to-cancel/cancel", token));
+        assertThat(again.statusCode()).as("cancelling an ended job: the node's 409 passed on").isEqualTo(409);
+    }
+
+    @Test
     @Order(100)
     void nodeStoppedIsReportedDownAndTheConsoleKeepsAnswering() throws Exception {
         node.stop();
@@ -320,6 +340,25 @@ class ConsoleIT {
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------------
+
+    /** A light job: datagen 50 rows/s -> discard, parallelism 1, checkpoints every second. */
+    private static String smallJob(String name) {
+        return """
+                {"name": "%s",
+                 "config": {"execution.checkpointing.interval": "1 s", "execution.checkpointing.dir": "%s"},
+                 "operators": [
+                  {"id": "gen", "type": "datagen", "parallelism": 1, "config": {"rate": 50, "keys": 4}},
+                  {"id": "drop", "type": "discard", "parallelism": 1, "inputs": ["gen"]}]}
+                """.formatted(name, WORK.resolve("checkpoints"));
+    }
+
+    private static void submit(String spec) throws IOException, InterruptedException {
+        HttpResponse<String> submitted = HTTP.send(HttpRequest.newBuilder(URI.create(node.url() + "/jobs"))
+                .header("Authorization", "Bearer " + Files.readString(node.tokenFile()).strip())
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(spec)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(submitted.statusCode()).as("submit: %s", submitted.body()).isEqualTo(202);
+    }
 
     private static JsonObject jobRow(JsonValue snapshot) {
         return snapshot.asJsonObject().getJsonArray("jobs").stream().map(JsonValue::asJsonObject)
