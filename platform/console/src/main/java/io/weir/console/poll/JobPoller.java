@@ -128,53 +128,57 @@ public class JobPoller {
         MDC.put("job", name);
         try {
             JsonObject last = overview.getJsonObject("last-checkpoint");
-            long startTime = overview.getJsonNumber("start-time").longValue();
-            long uptime = overview.getJsonNumber("duration").longValue();
             boolean active = !("FINISHED".equals(state) || "FAILED".equals(state) || "CANCELED".equals(state));
-            int parallelism = 0;
-            long restarts = 0;
-            long failed = 0;
-            double rps = 0;
-            Long age = null;
+            Live live = Live.NONE;
             if (active) {
-              try {
-                JsonObject job = node.call(api -> api.job(id));
-                long sent = 0;
-                for (JsonValue v : job.getJsonArray("vertices")) {
-                    JsonObject vertex = v.asJsonObject();
-                    parallelism = Math.max(parallelism, vertex.getInt("parallelism", 0));
-                    if ("source".equals(vertex.getString("kind", ""))) {
-                        JsonObject m = vertex.getJsonObject("metrics");
-                        sent += m == null ? 0 : m.getJsonNumber("write-records").longValue();
-                    }
+                try {
+                    live = live(node, id, name, key, last);
+                } catch (NodeErrorException e) {
+                    // the job ended or was forgotten between the two requests: show what the overview said
+                    LOG.debug("job {} on node '{}' changed while polled: {}", id, node.name(), e.getMessage());
                 }
-                restarts = job.getJsonNumber("restarts") == null ? 0 : job.getJsonNumber("restarts").longValue();
-                long nodeNow = job.getJsonNumber("now") == null ? System.currentTimeMillis() : job.getJsonNumber("now").longValue();
-                rps = rate(key, nodeNow, sent);
-                if (last != null) {
-                    age = Math.max(0, nodeNow - last.getJsonNumber("latest_ack_timestamp").longValue());
-                }
-                JsonObject checkpoints = node.call(api -> api.checkpoints(id));
-                failed = checkpoints.getJsonObject("counts").getJsonNumber("failed").longValue();
-                Long interval = intervals.get(key);
-                if (interval == null) {
-                    interval = node.call(api -> api.checkpointConfig(id)).getJsonNumber("interval").longValue();
-                    intervals.put(key, interval);
-                }
-                metrics.update(node.name(), name, checkpoints, restarts, rps);
-              } catch (NodeErrorException e) {
-                // the job ended or was forgotten between the two requests: show what the overview said
-                LOG.debug("job {} on node '{}' changed while polled: {}", id, node.name(), e.getMessage());
-              }
             }
-            return new JobRow(node.name(), id, name, state, startTime, uptime, parallelism,
-                    last == null ? null : last.getJsonNumber("id").longValue(), age,
+            return new JobRow(node.name(), id, name, state, overview.getJsonNumber("start-time").longValue(),
+                    overview.getJsonNumber("duration").longValue(), live.parallelism(),
+                    last == null ? null : last.getJsonNumber("id").longValue(), live.lastCheckpointAgeMs(),
                     last == null ? null : last.getJsonNumber("end_to_end_duration").longValue(),
                     last == null ? null : last.getJsonNumber("state_size").longValue(),
-                    rps, restarts, failed, intervals.getOrDefault(key, -1L));
+                    live.recordsPerSecond(), live.restarts(), live.failedCheckpoints(), intervals.getOrDefault(key, -1L));
         } finally {
             MDC.remove("job");
         }
+    }
+
+    /** What only a job that has not ended has: parallelism, restarts, failed checkpoints, rate, checkpoint age. */
+    private record Live(int parallelism, long restarts, long failedCheckpoints, double recordsPerSecond, Long lastCheckpointAgeMs) {
+        static final Live NONE = new Live(0, 0, 0, 0, null);
+    }
+
+    /** Reads the job, its checkpoints and (once) its interval; feeds the metrics. */
+    private Live live(NodeClient node, String id, String name, String key, JsonObject last) {
+        JsonObject job = node.call(api -> api.job(id));
+        int parallelism = 0;
+        long sent = 0;
+        for (JsonValue v : job.getJsonArray("vertices")) {
+            JsonObject vertex = v.asJsonObject();
+            parallelism = Math.max(parallelism, vertex.getInt("parallelism", 0));
+            JsonObject m = vertex.getJsonObject("metrics");
+            if ("source".equals(vertex.getString("kind", "")) && m != null && m.getJsonNumber("write-records") != null) {
+                sent += m.getJsonNumber("write-records").longValue();
+            }
+        }
+        long restarts = job.getJsonNumber("restarts") == null ? 0 : job.getJsonNumber("restarts").longValue();
+        // the node's clock for ages: the console may run elsewhere
+        long nodeNow = job.getJsonNumber("now") == null ? System.currentTimeMillis() : job.getJsonNumber("now").longValue();
+        double rps = rate(key, nodeNow, sent);
+        Long age = last == null ? null : Math.max(0, nodeNow - last.getJsonNumber("latest_ack_timestamp").longValue());
+        JsonObject checkpoints = node.call(api -> api.checkpoints(id));
+        long failed = checkpoints.getJsonObject("counts").getJsonNumber("failed").longValue();
+        if (!intervals.containsKey(key)) {
+            intervals.put(key, node.call(api -> api.checkpointConfig(id)).getJsonNumber("interval").longValue());
+        }
+        metrics.update(node.name(), name, checkpoints, restarts, rps);
+        return new Live(parallelism, restarts, failed, rps, age);
     }
 
     /** Rows per second since the previous poll of this job; 0 on the first poll or after the counter went back (a restart). */

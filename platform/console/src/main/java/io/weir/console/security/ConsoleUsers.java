@@ -36,7 +36,7 @@ public class ConsoleUsers {
     }
 
     /**
-     * @throws IllegalArgumentException naming the entry (by user name, never the password) that is malformed
+     * @throws IllegalArgumentException naming the malformed entry by its position (never its password)
      */
     static Map<String, User> parse(String spec) {
         Map<String, User> out = new LinkedHashMap<>();
@@ -46,7 +46,12 @@ public class ConsoleUsers {
             if (entry.isBlank()) {
                 continue;
             }
-            String[] parts = entry.strip().split(":", 3);
+            // name up to the first ':', roles after the last: the password may contain ':'
+            String e = entry.strip();
+            int first = e.indexOf(':');
+            int last = e.lastIndexOf(':');
+            String[] parts = first < 0 || first == last ? new String[0]
+                    : new String[] {e.substring(0, first), e.substring(first + 1, last), e.substring(last + 1)};
             if (parts.length != 3 || parts[0].isBlank() || parts[1].isEmpty() || parts[2].isBlank()) {
                 throw new IllegalArgumentException(ConsoleOptions.USERS + ": entry " + position
                         + " is not name:password:role[|role]; e.g. alice:s3cret:operator");
@@ -55,6 +60,12 @@ public class ConsoleUsers {
             out.put(parts[0].strip(), new User(parts[0].strip(), parts[1].getBytes(StandardCharsets.UTF_8), Set.copyOf(roles)));
         }
         return Map.copyOf(out);
+    }
+
+    /** Replaces the users (tests). */
+    ConsoleUsers withUsers(Map<String, User> parsed) {
+        users = Map.copyOf(parsed);
+        return this;
     }
 
     /** @return the user's roles when the name and password match; empty otherwise */
