@@ -205,6 +205,29 @@ class KafkaSinkTest {
     }
 
     @Test
+    void recordedTransactionCommittedByTheCrashedRunsProducerWhileBeingResumedIsNotLost() throws Exception {
+        // the crashed run's commit was still in flight (its task interrupted while awaiting EndTxn) and lands
+        // between the restored run's describe (ongoing) and its resumed commit
+        broker.createTopics(1, "late-commit");
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed = sink("late-commit", Map.of());
+        crashed.open(Checkpointing.every100ms(ctx));
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction t = crashed.beginTransaction();
+        crashed.write(t, new Row(SCHEMA, "late", 1L));
+        KafkaTransaction recorded = crashed.preCommit(t);
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState();
+
+        KafkaSink restored = sink("late-commit", Map.of());
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
+        restored.beforeResumedCommit(() -> crashed.commit(recorded));
+        restored.commit(recorded); // must not report the transaction as lost (nor fail the job)
+        awaitCommitted("late-commit", "{\"k\":\"late\",\"v\":1}");
+        restored.close();
+        crashed.close();
+    }
+
+    @Test
     void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
         broker.createTopics(1, "rescale");
         KafkaSink gone = sink("rescale", Map.of());
