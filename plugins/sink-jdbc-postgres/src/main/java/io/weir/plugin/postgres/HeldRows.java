@@ -1,0 +1,113 @@
+package io.weir.plugin.postgres;
+
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.serialization.Serializers;
+import io.weir.api.serialization.TypeSerializer;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The upsert rows of one checkpoint of one sink subtask that were not sent to the server because a transaction
+ * the subtask prepared earlier was still uncommitted when the checkpoint's barrier came: sent, they would have
+ * waited for that transaction's row locks, which only the same task thread releases (by committing it). They are
+ * kept in the checkpoint (union operator state) instead and upserted once every earlier transaction of the subtask
+ * is committed. Immutable.
+ *
+ * @param subtask the index of the sink subtask that held them back
+ * @param checkpointId the checkpoint whose barrier ended their transaction
+ * @param rows the rows, in the order the subtask received them; not empty
+ */
+record HeldRows(int subtask, long checkpointId, List<Row> rows) {
+    /** @throws IllegalArgumentException if subtask or checkpoint id is negative or there are no rows */
+    HeldRows {
+        rows = List.copyOf(rows);
+        if (subtask < 0 || checkpointId < 0 || rows.isEmpty()) {
+            throw new IllegalArgumentException("held rows need a subtask >= 0, a checkpoint id >= 0 and rows, got subtask "
+                    + subtask + ", checkpoint " + checkpointId + ", " + rows.size() + " rows");
+        }
+    }
+
+    /**
+     * Binary form: subtask (int), checkpoint id (long), row count (int), then per row and field a presence byte and
+     * the value by field type (long/int/double/boolean as such, string as {@link Serializers#writeString}, bytes as
+     * length and content, timestamp as long ms). Stateless.
+     *
+     * @param schema the schema of the rows (the sink's input)
+     * @return the serializer for that schema
+     */
+    static TypeSerializer<HeldRows> serializer(Schema schema) {
+        return new TypeSerializer<>() {
+            @Override
+            public void serialize(HeldRows value, DataOutput out) throws IOException {
+                out.writeInt(value.subtask);
+                out.writeLong(value.checkpointId);
+                out.writeInt(value.rows.size());
+                for (Row row : value.rows) {
+                    for (int i = 0; i < schema.size(); i++) {
+                        Object v = row.get(i);
+                        out.writeBoolean(v != null);
+                        if (v != null) {
+                            writeValue(schema.field(i).type(), v, out);
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public HeldRows deserialize(DataInput in) throws IOException {
+                int subtask = in.readInt();
+                long checkpointId = in.readLong();
+                int n = in.readInt();
+                List<Row> rows = new ArrayList<>(n);
+                for (int r = 0; r < n; r++) {
+                    Object[] values = new Object[schema.size()];
+                    for (int i = 0; i < schema.size(); i++) {
+                        values[i] = in.readBoolean() ? readValue(schema.field(i).type(), in) : null;
+                    }
+                    rows.add(new Row(schema, values));
+                }
+                try {
+                    return new HeldRows(subtask, checkpointId, rows);
+                } catch (IllegalArgumentException e) {
+                    throw new IOException("invalid held rows in the checkpoint: " + e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    private static void writeValue(FieldType type, Object v, DataOutput out) throws IOException {
+        switch (type) {
+            case LONG, TIMESTAMP -> out.writeLong((Long) v);
+            case INT -> out.writeInt((Integer) v);
+            case DOUBLE -> out.writeDouble((Double) v);
+            case BOOLEAN -> out.writeBoolean((Boolean) v);
+            case STRING -> Serializers.writeString((String) v, out);
+            case BYTES -> {
+                byte[] b = (byte[]) v;
+                out.writeInt(b.length);
+                out.write(b);
+            }
+        }
+    }
+
+    private static Object readValue(FieldType type, DataInput in) throws IOException {
+        return switch (type) {
+            case LONG, TIMESTAMP -> in.readLong();
+            case INT -> in.readInt();
+            case DOUBLE -> in.readDouble();
+            case BOOLEAN -> in.readBoolean();
+            case STRING -> Serializers.readString(in);
+            case BYTES -> {
+                byte[] b = new byte[in.readInt()];
+                in.readFully(b);
+                yield b;
+            }
+        };
+    }
+}
