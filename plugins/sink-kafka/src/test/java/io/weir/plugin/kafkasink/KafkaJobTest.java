@@ -227,7 +227,8 @@ class KafkaJobTest {
                 return broker.readAll(out, true).size() >= updates;
             });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError(e.getMessage() + "; the job is " + handle.status() + "; " + diagnose(out, truth), e);
+            throw new AssertionError(e.getMessage() + "; the job is " + handle.status() + ", rows sent per operator since"
+                    + " it was deployed " + handle.recordsWritten() + "; " + diagnose(out, truth), e);
         }
     }
 
