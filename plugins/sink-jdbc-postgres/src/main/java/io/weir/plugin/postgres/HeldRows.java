@@ -1,9 +1,8 @@
 package io.weir.plugin.postgres;
 
-import io.weir.api.FieldType;
 import io.weir.api.Row;
+import io.weir.api.RowSerializer;
 import io.weir.api.Schema;
-import io.weir.api.serialization.Serializers;
 import io.weir.api.serialization.TypeSerializer;
 
 import java.io.DataInput;
@@ -34,14 +33,14 @@ record HeldRows(int subtask, long checkpointId, List<Row> rows) {
     }
 
     /**
-     * Binary form: subtask (int), checkpoint id (long), row count (int), then per row and field a presence byte and
-     * the value by field type (long/int/double/boolean as such, string as {@link Serializers#writeString}, bytes as
-     * length and content, timestamp as long ms). Stateless.
+     * Binary form: subtask (int), checkpoint id (long), row count (int), then each row as {@link RowSerializer} writes
+     * it. Stateless.
      *
      * @param schema the schema of the rows (the sink's input)
      * @return the serializer for that schema
      */
     static TypeSerializer<HeldRows> serializer(Schema schema) {
+        RowSerializer rowSerializer = new RowSerializer(schema);
         return new TypeSerializer<>() {
             @Override
             public void serialize(HeldRows value, DataOutput out) throws IOException {
@@ -49,13 +48,7 @@ record HeldRows(int subtask, long checkpointId, List<Row> rows) {
                 out.writeLong(value.checkpointId);
                 out.writeInt(value.rows.size());
                 for (Row row : value.rows) {
-                    for (int i = 0; i < schema.size(); i++) {
-                        Object v = row.get(i);
-                        out.writeBoolean(v != null);
-                        if (v != null) {
-                            writeValue(schema.field(i).type(), v, out);
-                        }
-                    }
+                    rowSerializer.serialize(row, out);
                 }
             }
 
@@ -66,47 +59,13 @@ record HeldRows(int subtask, long checkpointId, List<Row> rows) {
                 int n = in.readInt();
                 List<Row> rows = new ArrayList<>(n);
                 for (int r = 0; r < n; r++) {
-                    Object[] values = new Object[schema.size()];
-                    for (int i = 0; i < schema.size(); i++) {
-                        values[i] = in.readBoolean() ? readValue(schema.field(i).type(), in) : null;
-                    }
-                    rows.add(new Row(schema, values));
+                    rows.add(rowSerializer.deserialize(in));
                 }
                 try {
                     return new HeldRows(subtask, checkpointId, rows);
                 } catch (IllegalArgumentException e) {
                     throw new IOException("invalid held rows in the checkpoint: " + e.getMessage(), e);
                 }
-            }
-        };
-    }
-
-    private static void writeValue(FieldType type, Object v, DataOutput out) throws IOException {
-        switch (type) {
-            case LONG, TIMESTAMP -> out.writeLong((Long) v);
-            case INT -> out.writeInt((Integer) v);
-            case DOUBLE -> out.writeDouble((Double) v);
-            case BOOLEAN -> out.writeBoolean((Boolean) v);
-            case STRING -> Serializers.writeString((String) v, out);
-            case BYTES -> {
-                byte[] b = (byte[]) v;
-                out.writeInt(b.length);
-                out.write(b);
-            }
-        }
-    }
-
-    private static Object readValue(FieldType type, DataInput in) throws IOException {
-        return switch (type) {
-            case LONG, TIMESTAMP -> in.readLong();
-            case INT -> in.readInt();
-            case DOUBLE -> in.readDouble();
-            case BOOLEAN -> in.readBoolean();
-            case STRING -> Serializers.readString(in);
-            case BYTES -> {
-                byte[] b = new byte[in.readInt()];
-                in.readFully(b);
-                yield b;
             }
         };
     }
