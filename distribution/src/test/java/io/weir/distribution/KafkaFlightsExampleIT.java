@@ -44,6 +44,8 @@ class KafkaFlightsExampleIT {
         ProcessBuilder pb = new ProcessBuilder("bash", EXAMPLES.resolve("kafka-flights.sh").toString())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().put("WEIR", HOME.resolve("bin/weir").toString());
+        // the script's directory goes here; run as root, the server runs as user postgres, which must reach it
+        Files.setPosixFilePermissions(work, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         pb.environment().put("TMPDIR", work.toString());
         Process p = pb.start();
         try {
