@@ -71,16 +71,6 @@ public final class BundlePluginInventory implements PluginInventory {
         this.startFailed = startFailed;
     }
 
-    /**
-     * @return FileInstall's directory of plugin jars: the first of {@value #FILEINSTALL_DIR} named {@code plugins},
-     *         else its first; empty when FileInstall has none
-     */
-    public Optional<Path> pluginsDirectory() {
-        List<Path> dirs = watchedDirectories();
-        return dirs.stream().filter(d -> d.getFileName() != null && d.getFileName().toString().equals("plugins")).findFirst()
-                .or(() -> dirs.stream().findFirst());
-    }
-
     private List<Path> watchedDirectories() {
         String dirs = context.getProperty(FILEINSTALL_DIR);
         if (dirs == null) {
