@@ -6,7 +6,7 @@ import io.weir.api.plugin.SinkFactory;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.core.plugin.PluginRegistry;
 import io.weir.cli.inventory.BundlePluginInventory;
-import io.weir.core.inventory.InstalledPlugin;
+import io.weir.cli.inventory.FailureReporter;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleListener;
 import org.osgi.framework.InvalidSyntaxException;
@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,7 +29,7 @@ import java.util.function.BooleanSupplier;
  * counts as settled with its error) — and no plugin factory service or bundle came or went for
  * {@value #QUIET_MS} ms (nothing more can arrive), so an unknown type fails fast instead of after
  * the timeout. Polls every {@value #POLL_MS} ms: polling cannot miss an event that fired before we looked.
- * Each failed plugin is logged as one WARN line with its cause, once per instance (one per command).
+ * Then each failed plugin is logged as one WARN line with its cause ({@link FailureReporter}), once.
  *
  * <p>One wait at a time (the command's thread); the event time is written by Felix's event threads.
  */
@@ -46,15 +45,15 @@ final class FileInstallAvailability implements PluginAvailability {
     private final BundleContext context;
     private final PluginRegistry registry;
     private final BundlePluginInventory inventory;
-    /** Failed plugins already warned about (their name and error); the command's thread only. */
-    private final Set<String> warned = new HashSet<>();
+    private final FailureReporter reporter;
     /** System.nanoTime() of the last plugin factory service or bundle event; written by event threads. */
     private volatile long lastEvent;
 
-    FileInstallAvailability(BundleContext context, PluginRegistry registry, BundlePluginInventory inventory) {
+    FileInstallAvailability(BundleContext context, PluginRegistry registry, BundlePluginInventory inventory, FailureReporter reporter) {
         this.context = context;
         this.registry = registry;
         this.inventory = inventory;
+        this.reporter = reporter;
     }
 
     @Override
@@ -66,7 +65,7 @@ final class FileInstallAvailability implements PluginAvailability {
             LOG.warn("Plugin types {} still not installed after {} ms; plugin files not started yet: {}",
                     missing(types), timeout.toMillis(), pendingPluginFiles());
         }
-        warnFailed();
+        reporter.report();
     }
 
     /** Waits until the plugins directory has settled (see the class Javadoc), or {@code timeout}. */
@@ -74,16 +73,7 @@ final class FileInstallAvailability implements PluginAvailability {
         if (!waitUntil(this::settled, timeout)) {
             LOG.warn("Plugin files not all started after {} ms: {}", timeout.toMillis(), pendingPluginFiles());
         }
-        warnFailed();
-    }
-
-    /** One WARN line per failed plugin (cause and what to do), each once. */
-    void warnFailed() {
-        for (InstalledPlugin p : inventory.plugins()) {
-            if (p.failed() && warned.add(p.name() + "\n" + p.error())) {
-                LOG.warn("Plugin {} is not usable: {}", p.describe(), p.error());
-            }
-        }
+        reporter.report();
     }
 
     /** @return whether {@code done} became true within {@code timeout} */

@@ -50,7 +50,8 @@ final class OsgiCommands {
     int execute(CommandRequest request, PrintStream out, PrintStream err) {
         try (EngineServices.Tracked<PluginRegistry> registryService = services.await(PluginRegistry.class, SERVICE_WAIT)) {
             PluginRegistry registry = new TrackedPluginRegistry(registryService);
-            FileInstallAvailability availability = new FileInstallAvailability(context, registry, inventory.inventory());
+            FileInstallAvailability availability = new FileInstallAvailability(context, registry, inventory.inventory(),
+                    inventory.reporter());
             switch (request.command()) {
                 case PLUGINS -> {
                     availability.awaitSettled(PLUGIN_WAIT);

@@ -42,8 +42,9 @@ import java.util.stream.Stream;
  * declares plugin factories, their types (from Declarative Services' descriptions, the bundles' DS
  * XML and registered services' {@value PluginJar#TYPE_PROPERTY}), and each one's error: not a jar
  * or not a bundle (read from the file), imports no bundle exports (asked of the framework's
- * resolver), an activator that failed ({@code startFailed}), a component that failed to activate
- * (SCR's DTO: one line here, the whole stack trace once in the log), or a type another bundle
+ * resolver, once no plugin file is left to install), an activator that failed ({@code startFailed}), a
+ * component that failed to activate (SCR's DTO: its innermost cause in one line here, the whole stack
+ * trace once at INFO level), or a type another bundle
  * declares too (reported, never resolved here).
  *
  * <p>Thread-safe: every call reads the framework afresh; the set of failures already logged is concurrent.
@@ -92,23 +93,28 @@ public final class BundlePluginInventory implements PluginInventory {
             descriptions.computeIfAbsent(d.bundle.id, k -> new ArrayList<>()).add(d);
         }
         List<Entry> entries = new ArrayList<>();
+        Map<Path, Bundle> installed = new LinkedHashMap<>();
         Set<Long> matched = new java.util.HashSet<>();
+        boolean filesPending = false;
         for (Path file : pluginFiles()) {
-            String name = file.getFileName().toString();
             Bundle b = bundleAt(file, bundles);
+            installed.put(file, b);
             if (b != null) {
                 matched.add(b.getBundleId());
-                Entry e = fromBundle(b, name, descriptions.getOrDefault(b.getBundleId(), List.of()));
-                entries.add(e);
             } else {
-                entries.add(fromFile(file));
+                filesPending |= !fromFile(file).settled();
             }
+        }
+        for (Map.Entry<Path, Bundle> f : installed.entrySet()) {
+            Bundle b = f.getValue();
+            entries.add(b == null ? fromFile(f.getKey())
+                    : fromBundle(b, f.getKey().getFileName().toString(), descriptions.getOrDefault(b.getBundleId(), List.of()), filesPending));
         }
         for (Bundle b : bundles) {
             if (b.getBundleId() == 0 || matched.contains(b.getBundleId())) {
                 continue;
             }
-            Entry e = fromBundle(b, null, descriptions.getOrDefault(b.getBundleId(), List.of()));
+            Entry e = fromBundle(b, null, descriptions.getOrDefault(b.getBundleId(), List.of()), filesPending);
             if (!e.plugin().types().isEmpty()) {
                 entries.add(e);
             }
@@ -165,14 +171,18 @@ public final class BundlePluginInventory implements PluginInventory {
         }
     }
 
-    private Entry fromBundle(Bundle b, String file, List<ComponentDescriptionDTO> components) {
+    /**
+     * @param filesPending whether a plugin file is still to be installed: it may export what an INSTALLED bundle lacks
+     *        (FileInstall installs a directory's files one by one), so a missing package is no error yet
+     */
+    private Entry fromBundle(Bundle b, String file, List<ComponentDescriptionDTO> components, boolean filesPending) {
         List<PluginType> types = typesOf(b, components);
         boolean fragment = b.getHeaders("").get(Constants.FRAGMENT_HOST) != null;
         String error = null;
         boolean settled;
         switch (b.getState()) {
             case Bundle.INSTALLED -> {
-                List<String> missing = missingPackages(b);
+                List<String> missing = filesPending ? List.of() : missingPackages(b);
                 error = missing.isEmpty() ? null
                         : "bundle does not resolve: no bundle exports " + (missing.size() == 1 ? "package " : "packages ")
                             + String.join(", ", missing) + " (Import-Package); install a bundle that exports it or make the import optional";
@@ -207,14 +217,16 @@ public final class BundlePluginInventory implements PluginInventory {
                 }
             }
         }
-        if (components.isEmpty() && b.getState() != Bundle.UNINSTALLED) {
+        String header = b.getState() == Bundle.UNINSTALLED ? null : b.getHeaders("").get("Service-Component");
+        if (components.isEmpty() && header != null) {
+            // not started, so SCR has not read its components: read the XML its header names (globs only list entries)
             try {
                 List<String> entries = new ArrayList<>();
-                var urls = b.findEntries("/", "*.xml", true);
+                var urls = header.contains("*") ? b.findEntries("/", "*.xml", true) : null;
                 while (urls != null && urls.hasMoreElements()) {
                     entries.add(urls.nextElement().getPath().replaceFirst("^/", ""));
                 }
-                types.addAll(PluginJar.declaredTypes(b.getSymbolicName(), b.getHeaders("").get("Service-Component"), entries, path -> {
+                types.addAll(PluginJar.declaredTypes(b.getSymbolicName(), header, entries, path -> {
                     var url = b.getEntry(path);
                     return url == null ? null : url.openStream();
                 }));
@@ -289,7 +301,8 @@ public final class BundlePluginInventory implements PluginInventory {
                 if (c.state == ComponentConfigurationDTO.FAILED_ACTIVATION) {
                     String cause = causeOf(c.failure);
                     if (logged.add(b.getBundleId() + "/" + d.name + "/" + c.failure)) {
-                        LOG.error("Plugin {} {}: component {} failed to activate:\n{}", b.getSymbolicName(), b.getVersion(), d.name,
+                        // the one-line cause is a WARN of FailureReporter; the whole trace only on request (a node's SCR logs it too)
+                        LOG.info("Plugin {} {}: component {} failed to activate:\n{}", b.getSymbolicName(), b.getVersion(), d.name,
                                 c.failure);
                     }
                     errors.add("component " + d.name + " failed to activate: " + cause);
