@@ -120,7 +120,7 @@ public final class PluginsResource {
      */
     @POST
     public Response install(@Context ContainerRequestContext request, @QueryParam("file") String file,
-            @QueryParam("replace") boolean replace) throws InterruptedException {
+            @QueryParam("replace") boolean replace) {
         MediaType type = request.getMediaType();
         if (type != null && !JAR_TYPES.contains(type.getType() + "/" + type.getSubtype())) {
             throw new PluginRequestException(415, "a plugin upload is the jar itself: send it with Content-Type: "
@@ -172,8 +172,11 @@ public final class PluginsResource {
         return new PluginViews.Removed(p.bundle(), p.version(), p.file());
     }
 
-    /** @return the plugin once it failed or is ACTIVE with every type served; null after the wait */
-    private InstalledPlugin awaitInstalled(PluginDirectory.Placed placed) throws InterruptedException {
+    /**
+     * @return the plugin once it failed or is ACTIVE with every type served; null after the wait or when interrupted (the
+     *         server stopping: the answer is then 202 with the current state)
+     */
+    private InstalledPlugin awaitInstalled(PluginDirectory.Placed placed) {
         long deadline = System.nanoTime() + installWait.toNanos();
         while (true) {
             Optional<InstalledPlugin> p = find(placed.fileName());
@@ -183,7 +186,12 @@ public final class PluginsResource {
             if (System.nanoTime() - deadline >= 0) {
                 return null;
             }
-            Thread.sleep(POLL_MS);
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 
