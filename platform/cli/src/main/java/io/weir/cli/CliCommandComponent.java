@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.cli.command.CommandRequest;
 import io.weir.cli.command.ExitCodes;
+import io.weir.cli.inventory.PluginInventoryComponent;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -36,10 +37,12 @@ public final class CliCommandComponent implements Function<Map<String, Object>, 
     /**
      * @param context this bundle's context
      * @param scr Declarative Services' runtime, to explain missing engine services
+     * @param inventory the plugins and their errors
      */
     @Activate
-    public CliCommandComponent(BundleContext context, @Reference ServiceComponentRuntime scr) {
-        this.commands = new OsgiCommands(context, scr);
+    public CliCommandComponent(BundleContext context, @Reference ServiceComponentRuntime scr,
+            @Reference PluginInventoryComponent inventory) {
+        this.commands = new OsgiCommands(context, scr, inventory);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.weir.cli;
 
 import io.weir.cli.command.CommandRequest;
 import io.weir.cli.command.Overrides;
+import io.weir.cli.inventory.PluginInventoryComponent;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -29,10 +30,12 @@ public final class GogoCommandsComponent {
     /**
      * @param context this bundle's context
      * @param scr Declarative Services' runtime, to explain missing engine services
+     * @param inventory the plugins and their errors
      */
     @Activate
-    public GogoCommandsComponent(BundleContext context, @Reference ServiceComponentRuntime scr) {
-        this.commands = new OsgiCommands(context, scr);
+    public GogoCommandsComponent(BundleContext context, @Reference ServiceComponentRuntime scr,
+            @Reference PluginInventoryComponent inventory) {
+        this.commands = new OsgiCommands(context, scr, inventory);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.weir.cli;
 
 import io.weir.cli.command.CommandRequest;
+import io.weir.cli.inventory.PluginInventoryComponent;
 import io.weir.cli.command.ExitCodes;
 import io.weir.cli.command.PluginsCommand;
 import io.weir.cli.command.RunCommand;
@@ -32,9 +33,12 @@ final class OsgiCommands {
     private final BundleContext context;
     private final EngineServices services;
 
-    OsgiCommands(BundleContext context, ServiceComponentRuntime scr) {
+    private final PluginInventoryComponent inventory;
+
+    OsgiCommands(BundleContext context, ServiceComponentRuntime scr, PluginInventoryComponent inventory) {
         this.context = context;
         this.services = new EngineServices(context, scr);
+        this.inventory = inventory;
     }
 
     /**
@@ -46,16 +50,17 @@ final class OsgiCommands {
     int execute(CommandRequest request, PrintStream out, PrintStream err) {
         try (EngineServices.Tracked<PluginRegistry> registryService = services.await(PluginRegistry.class, SERVICE_WAIT)) {
             PluginRegistry registry = new TrackedPluginRegistry(registryService);
-            FileInstallAvailability availability = new FileInstallAvailability(context, registry);
+            FileInstallAvailability availability = new FileInstallAvailability(context, registry, inventory.inventory(),
+                    inventory.reporter());
             switch (request.command()) {
                 case PLUGINS -> {
                     availability.awaitSettled(PLUGIN_WAIT);
-                    return PluginsCommand.run(registry, OsgiCommands::origin, out);
+                    return PluginsCommand.run(registry, OsgiCommands::origin, inventory.plugins(), out);
                 }
                 case RUN -> {
                     try (EngineServices.Tracked<Engine> engine = services.await(Engine.class, SERVICE_WAIT)) {
-                        return new RunCommand(engine.get(), registry, JsonProvider.provider(), availability, PLUGIN_WAIT, out, err)
-                                .run(request.jobFile(), request.overrides());
+                        return new RunCommand(engine.get(), registry, JsonProvider.provider(), availability, PLUGIN_WAIT, out, err,
+                                inventory::whyUnavailable).run(request.jobFile(), request.overrides());
                     }
                 }
                 default -> throw new IllegalStateException("unhandled command " + request.command());

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * weir node start [--port N] [--data-dir DIR] [--savepoint-dir DIR] | stop [--force] | status
  * weir submit JOB.json [--set key=value ...]   (client of a running node)
  * weir list | weir cancel JOB                  (client of a running node)
- * weir plugins
+ * weir plugins [install FILE.jar | remove BUNDLE]   (install/remove: client of a running node)
  * weir shell
  * weir --help | --version
  * </pre>
@@ -219,14 +219,18 @@ public final class Launcher {
         }
     }
 
-    /** {@code weir plugins}. */
+    /** {@code weir plugins}; {@code weir plugins install|remove} talk to a node ({@link PluginCommands}). */
     @Command(name = "plugins", mixinStandardHelpOptions = true,
-            description = "Lists the installed plugin types (from plugins/) with their kind, bundle and version, and under each "
-                + "the settings of its config object: name, type, 'required' or its default, and what it does. Needs no node.",
+            description = {"Lists the plugins of plugins/: one line per plugin file or bundle (bundle, version, state, file, types) "
+                + "with an 'error:' line under each that failed (not a jar, not a bundle, unresolved imports, a component that "
+                + "failed to activate, a type two bundles declare); then the installed plugin types with their kind, bundle and "
+                + "version, and under each the settings of its config object. Needs no node.",
+                "'weir plugins install FILE.jar' and 'weir plugins remove BUNDLE' install and remove plugins of a running node."},
+            subcommands = {PluginCommands.Install.class, PluginCommands.Remove.class},
             exitCodeListHeading = "%nExit codes:%n",
-            exitCodeList = {"0:listed", "1:the engine could not start"},
-            footer = "%nDocs: docs/job-format.md (\"Plugins shipped in plugins/\"); a node serves the same as GET /plugins "
-                + "(docs/rest-api.md).")
+            exitCodeList = {"0:listed (also when a plugin failed: it is reported)", "1:the engine could not start"},
+            footer = "%nDocs: docs/plugins.md (\"Installing plugins\", \"Bad plugins\"), docs/job-format.md; a node serves the "
+                + "same, with the jobs using each plugin, as GET /plugins (docs/rest-api.md).")
     static final class PluginsCommand implements Callable<Integer> {
         @ParentCommand
         Weir parent;

@@ -87,12 +87,27 @@ final class NodeClient {
      * @throws LauncherException (exit 1) if the node cannot be reached or answers something that is not JSON
      */
     Answer send(String method, String pathAndQuery, String body, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(REQUEST_TIMEOUT)
+        return send(method, pathAndQuery, body == null ? null : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8),
+                "application/json", token, REQUEST_TIMEOUT);
+    }
+
+    /**
+     * @param method GET, POST, PATCH, ...
+     * @param pathAndQuery e.g. {@code /plugins?file=x.jar}, already URL-encoded
+     * @param body the request body, or null
+     * @param contentType the body's media type (ignored without a body)
+     * @param token the bearer token, or null
+     * @param timeout the longest wait for the answer
+     * @return the answer
+     * @throws LauncherException (exit 1) if the node cannot be reached or answers something that is not JSON
+     */
+    Answer send(String method, String pathAndQuery, HttpRequest.BodyPublisher body, String contentType, String token,
+            Duration timeout) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(timeout)
                 .header("Accept", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body);
         if (body != null) {
-            b.header("Content-Type", "application/json");
+            b.header("Content-Type", contentType);
         }
         if (token != null) {
             b.header("Authorization", "Bearer " + token);

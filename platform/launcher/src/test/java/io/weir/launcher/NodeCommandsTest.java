@@ -150,6 +150,62 @@ class NodeCommandsTest {
     }
 
     @Test
+    void pluginsInstallPostsTheJarUnderItsNameWithTheTokenAndPrintsStateAndTypes() throws IOException {
+        String url = stub(201, "{\"bundle\":\"acme.ops\",\"version\":\"1.2.0\",\"state\":\"ACTIVE\",\"file\":\"acme.jar\","
+                + "\"types\":[{\"name\":\"acme-op\",\"kind\":\"operator\",\"settings\":[]}],\"error\":null,\"jobs\":[]}");
+        Path jar = Files.writeString(dir.resolve("acme.jar"), "jar bytes");
+
+        int rc = launcher().execute("plugins", "install", jar.toString(), "--node", url, "--token-file", token().toString());
+
+        assertThat(rc).as(err()).isZero();
+        assertThat(received).containsExactly("POST /plugins?file=acme.jar | Bearer the-token | jar bytes");
+        assertThat(out()).contains("Installed plugin acme.ops 1.2.0 (acme.jar) on " + url + ": ACTIVE, types acme-op (operator)");
+    }
+
+    @Test
+    void pluginsInstallOfAPluginThatFailedIsExit1WithItsError() throws IOException {
+        String url = stub(201, "{\"bundle\":\"boom\",\"version\":\"1.0.0\",\"state\":\"ACTIVE\",\"file\":\"boom.jar\","
+                + "\"types\":[],\"error\":\"component boom.Boom failed to activate: java.lang.IllegalStateException: no licence\"}");
+        Path jar = Files.writeString(dir.resolve("boom.jar"), "jar bytes");
+
+        int rc = launcher().execute("plugins", "install", jar.toString(), "--node", url, "--token-file", token().toString());
+
+        assertThat(rc).isEqualTo(1);
+        assertThat(err()).contains("error: plugin boom 1.0.0 (boom.jar) was placed but is not usable: component boom.Boom failed "
+                + "to activate: java.lang.IllegalStateException: no licence; 'weir plugins remove boom' removes it");
+    }
+
+    @Test
+    void pluginsInstallRefusedIsExit1WithTheNodesReason() throws IOException {
+        String url = stub(413, "{\"errors\":[\"the plugin (99 bytes) is larger than the upload limit of 10 bytes\"]}");
+        Path jar = Files.writeString(dir.resolve("big.jar"), "jar bytes");
+
+        int rc = launcher().execute("plugins", "install", jar.toString(), "--node", url, "--token-file", token().toString());
+
+        assertThat(rc).isEqualTo(1);
+        assertThat(err()).contains("error: the plugin (99 bytes) is larger than the upload limit of 10 bytes");
+    }
+
+    @Test
+    void pluginsInstallOfAMissingFileIsAUsageError() throws IOException {
+        int rc = launcher().execute("plugins", "install", dir.resolve("nope.jar").toString(), "--token-file", token().toString());
+
+        assertThat(rc).isEqualTo(2);
+        assertThat(err()).contains("plugin file " + dir.resolve("nope.jar") + " does not exist or is not readable");
+    }
+
+    @Test
+    void pluginsRemoveDeletesByBundleWithTheToken() throws IOException {
+        String url = stub(200, "{\"bundle\":\"acme.ops\",\"version\":\"1.2.0\",\"file\":\"acme.jar\"}");
+
+        int rc = launcher().execute("plugins", "remove", "acme.ops", "--node", url, "--token-file", token().toString());
+
+        assertThat(rc).as(err()).isZero();
+        assertThat(received).containsExactly("DELETE /plugins/acme.ops | Bearer the-token | ");
+        assertThat(out()).contains("Removed plugin acme.ops 1.2.0 (acme.jar) from " + url);
+    }
+
+    @Test
     void submitFromASavepointSendsFlinksRestoreParameters() throws IOException {
         String url = stub(202, "{\"jobid\":\"0123456789abcdef0123456789abcdef\",\"name\":\"demo\"}");
         Path job = Files.writeString(dir.resolve("job.json"), "{\"name\":\"demo\"}");

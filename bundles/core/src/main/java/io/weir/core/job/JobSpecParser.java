@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -83,6 +84,8 @@ public final class JobSpecParser {
     }
 
     private final PluginRegistry plugins;
+    /** Why a type no factory serves is unusable (a plugin declares it but failed), or empty. */
+    private final Function<String, Optional<String>> whyUnavailable;
     private final JsonProvider json;
     private final JsonReaderFactory strictReaders;
 
@@ -91,7 +94,18 @@ public final class JobSpecParser {
      * @param json the JSON-P provider (in OSGi the one the framework offers; else {@link JsonProvider#provider()})
      */
     public JobSpecParser(PluginRegistry plugins, JsonProvider json) {
+        this(plugins, json, type -> Optional.empty());
+    }
+
+    /**
+     * @param plugins the installed plugins
+     * @param json the JSON-P provider
+     * @param whyUnavailable for a type no factory serves, why (e.g. the plugin that declares it failed to activate),
+     *        or empty; used instead of "not an installed plugin type" ({@code PluginInventory#whyUnavailable})
+     */
+    public JobSpecParser(PluginRegistry plugins, JsonProvider json, Function<String, Optional<String>> whyUnavailable) {
         this.plugins = plugins;
+        this.whyUnavailable = whyUnavailable;
         this.json = json;
         // a field given twice is a mistake to report, not a value to pick silently
         this.strictReaders = json.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
@@ -367,6 +381,10 @@ public final class JobSpecParser {
         } else if (sink.isPresent()) {
             op.kind = VertexKind.SINK;
         } else {
+            Optional<String> why = whyUnavailable.apply(op.type);
+            if (why.isPresent()) {
+                throw new InvalidJobException(path + ".type: " + why.get());
+            }
             throw new InvalidJobException(path + ".type '" + op.type + "' is not an installed plugin type; installed: "
                     + plugins.types() + ". Install the plugin bundle into plugins/ or fix the type.");
         }

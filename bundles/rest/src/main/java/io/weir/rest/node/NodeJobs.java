@@ -77,9 +77,19 @@ public final class NodeJobs {
      */
     public NodeJobs(Engine engine, PluginRegistry plugins, JsonProvider json, PluginWait pluginWait, LongSupplier clock,
             JobRegistry registry) {
+        this(engine, plugins, json, pluginWait, clock, registry, type -> java.util.Optional.empty());
+    }
+
+    /**
+     * @param whyUnavailable why a type no factory serves is unusable although a plugin declares it (the plugin failed;
+     *        {@code PluginInventory#whyUnavailable}), or empty; the parser's message then names the cause
+     * @see #NodeJobs(Engine, PluginRegistry, JsonProvider, PluginWait, LongSupplier, JobRegistry)
+     */
+    public NodeJobs(Engine engine, PluginRegistry plugins, JsonProvider json, PluginWait pluginWait, LongSupplier clock,
+            JobRegistry registry, java.util.function.Function<String, java.util.Optional<String>> whyUnavailable) {
         this.registry = registry;
         this.engine = engine;
-        this.parser = new JobSpecParser(plugins, json);
+        this.parser = new JobSpecParser(plugins, json, whyUnavailable);
         this.pluginWait = pluginWait;
         this.clock = clock;
     }

@@ -1,6 +1,7 @@
 package io.weir.rest.node;
 
 import io.weir.core.engine.Engine;
+import io.weir.core.inventory.PluginInventory;
 import io.weir.core.plugin.PluginRegistry;
 import jakarta.json.spi.JsonProvider;
 import org.osgi.framework.BundleContext;
@@ -8,6 +9,8 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +37,9 @@ public final class NodeJobsComponent {
     private final NodeJobs jobs;
     private final PluginRegistry plugins;
     private final Thread recovery;
+    /** The plugin inventory (the CLI bundle's service), when there is one; SCR sets it on its threads. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile PluginInventory inventory;
 
     /**
      * @param context the bundle's context, for the data directory
@@ -45,8 +51,8 @@ public final class NodeJobsComponent {
         JsonProvider json = JsonProvider.provider();
         this.plugins = plugins;
         JobRegistry registry = new JobRegistry(NodeProperties.dataDir(context).resolve(JOBS_DIR), json);
-        this.jobs = new NodeJobs(engine, plugins, json, new RegistryPluginWait(plugins, json, PLUGIN_WAIT),
-                System::currentTimeMillis, registry);
+        this.jobs = new NodeJobs(engine, plugins, json, new RegistryPluginWait(plugins, json, PLUGIN_WAIT, this::whyUnavailable),
+                System::currentTimeMillis, registry, this::whyUnavailable);
         this.recovery = new Thread(() -> {
             try {
                 int resumed = jobs.recover();
@@ -74,5 +80,15 @@ public final class NodeJobsComponent {
     /** @return the installed plugins */
     public PluginRegistry plugins() {
         return plugins;
+    }
+
+    /** @return the plugin inventory, or {@link PluginInventory#EMPTY} while there is none */
+    public PluginInventory inventory() {
+        PluginInventory current = inventory;
+        return current == null ? PluginInventory.EMPTY : current;
+    }
+
+    private java.util.Optional<String> whyUnavailable(String type) {
+        return inventory().whyUnavailable(type);
     }
 }

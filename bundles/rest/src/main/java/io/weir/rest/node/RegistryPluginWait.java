@@ -11,12 +11,15 @@ import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * {@link PluginWait} that polls the {@link PluginRegistry} every {@value #POLL_MS} ms until it
- * holds every {@code operators[*].type} of the spec, for at most the given timeout.
+ * holds every {@code operators[*].type} of the spec, for at most the given timeout. A type that a
+ * failed plugin declares ({@code whyUnavailable} has a reason) will not come: it ends the wait at once.
  *
  * <p>Thread-safe: holds only collaborators.
  */
@@ -26,6 +29,7 @@ public final class RegistryPluginWait implements PluginWait {
     private final PluginRegistry plugins;
     private final JsonProvider json;
     private final Duration timeout;
+    private final Function<String, Optional<String>> whyUnavailable;
 
     /**
      * @param plugins the installed plugins
@@ -33,6 +37,18 @@ public final class RegistryPluginWait implements PluginWait {
      * @param timeout the longest wait (about 10 s: FileInstall installs a plugin in well under 1 s)
      */
     public RegistryPluginWait(PluginRegistry plugins, JsonProvider json, Duration timeout) {
+        this(plugins, json, timeout, type -> Optional.empty());
+    }
+
+    /**
+     * @param plugins the installed plugins
+     * @param json JSON-P provider to read the type names
+     * @param timeout the longest wait
+     * @param whyUnavailable why a missing type cannot come (its plugin failed), or empty while it may still come
+     */
+    public RegistryPluginWait(PluginRegistry plugins, JsonProvider json, Duration timeout,
+            Function<String, Optional<String>> whyUnavailable) {
+        this.whyUnavailable = whyUnavailable;
         this.plugins = plugins;
         this.json = json;
         this.timeout = timeout;
@@ -42,7 +58,12 @@ public final class RegistryPluginWait implements PluginWait {
     public void await(String spec) throws InterruptedException {
         Set<String> types = typesNamed(spec);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!plugins.types().containsAll(types) && System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline) {
+            Set<String> missing = new TreeSet<>(types);
+            missing.removeAll(plugins.types());
+            if (missing.isEmpty() || missing.stream().anyMatch(t -> whyUnavailable.apply(t).isPresent())) {
+                return;
+            }
             Thread.sleep(POLL_MS);
         }
     }

@@ -53,6 +53,12 @@ public final class ApiErrors {
         if (t instanceof JobSubmissionException || t instanceof BadRequestException) {
             return error(400, t.getMessage());
         }
+        if (t instanceof io.weir.rest.plugins.PluginRequestException p) {
+            if (p.status() >= 500) {
+                LOG.error("Refused a plugin request: {}", p.getMessage());
+            }
+            return error(p.status(), p.getMessage());
+        }
         if (t instanceof JobNotFoundException) {
             return error(404, t.getMessage());
         }

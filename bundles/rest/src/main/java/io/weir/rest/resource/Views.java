@@ -249,18 +249,7 @@ public final class Views {
     }
 
     /**
-     * One installed plugin type of {@code GET /plugins}.
-     *
-     * @param type the type name in job files
-     * @param kind {@code source}, {@code operator} or {@code sink}
-     * @param bundle the providing bundle's symbolic name and version, e.g. {@code io.weir.plugins.file 0.1.0}
-     * @param settings the settings of its {@code config}, empty if the plugin does not describe them
-     */
-    public record Plugin(String type, String kind, String bundle, List<Setting> settings) {
-    }
-
-    /**
-     * One setting of a plugin type ({@code io.weir.api.plugin.PluginSetting}).
+     * One setting of a plugin type ({@code io.weir.api.plugin.PluginSetting}) in {@code GET /plugins}.
      *
      * @param name the key in the {@code config} object
      * @param type the JSON shape it takes, in words
@@ -270,10 +259,6 @@ public final class Views {
      */
     public record Setting(String name, String type, @JsonbProperty(value = "default", nillable = true) String defaultValue,
             boolean required, String description) {
-    }
-
-    /** {@code GET /plugins}. */
-    public record Plugins(List<Plugin> plugins) {
     }
 
     /** {@code POST /jobs/:id/checkpoints}, {@code /savepoints}, {@code /stop}: {@code {"request-id":..}}. */

@@ -34,6 +34,17 @@ class RegistryPluginWaitTest {
     }
 
     @Test
+    void returnsAtOnceWhenAMissingTypeIsDeclaredByAFailedPlugin() throws Exception {
+        RegistryPluginWait wait = new RegistryPluginWait(registry, JsonProvider.provider(), Duration.ofMinutes(10),
+                type -> type.equals("boom-op") ? java.util.Optional.of("'boom-op' is provided by plugin boom 1.0.0, whose component "
+                        + "failed to activate") : java.util.Optional.empty());
+
+        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> await(wait, "{\"operators\": [{\"type\": \"boom-op\"}]}"));
+
+        done.get(10, TimeUnit.SECONDS); // a 10-minute wait that returns: the type will never come
+    }
+
+    @Test
     void returnsOnceAMissingTypeArrives() throws Exception {
         RegistryPluginWait wait = new RegistryPluginWait(registry, JsonProvider.provider(), Duration.ofMinutes(10));
         String spec = "{\"operators\": [{\"type\": \"late-sink\"}]}";

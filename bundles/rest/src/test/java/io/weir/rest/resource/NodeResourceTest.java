@@ -13,12 +13,11 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The REST contract of {@code /overview}, {@code /config} and {@code /plugins}. */
+/** The REST contract of {@code /overview} and {@code /config}. */
 class NodeResourceTest {
     private final TestEngine engine = new TestEngine();
     private final NodeJobs jobs = new NodeJobs(engine, TestPlugins.registry(), JsonProvider.provider(), PluginWait.NONE, () -> 0L);
-    private final NodeResource resource = new NodeResource(jobs, TestPlugins.registry(), f -> "test-bundle",
-            "1.2.3", () -> 0L);
+    private final NodeResource resource = new NodeResource(jobs, "1.2.3", () -> 0L);
 
     @Test
     void overviewCountsJobsByStateWithFlinksFieldNames() {
@@ -48,27 +47,5 @@ class NodeResourceTest {
         assertThat(json).containsKeys("timezone-name", "timezone-offset");
         assertThat(json.getJsonObject("features").getBoolean("web-submit")).isTrue();
         assertThat(json.getJsonObject("features").getBoolean("web-cancel")).isTrue();
-    }
-
-    @Test
-    void pluginsListEachTypeWithItsKind() {
-        JsonObject json = JsonContract.json(resource.plugins());
-
-        assertThat(json.getJsonArray("plugins").getValuesAs(JsonObject.class))
-                .extracting(p -> p.getString("type") + ":" + p.getString("kind"))
-                .containsExactly("discard:sink", "numbers:source");
-    }
-
-    @Test
-    void pluginsCarryBundleAndEachSettingWithTypeDefaultRequiredAndDescription() {
-        JsonObject json = JsonContract.json(resource.plugins());
-
-        JsonObject numbers = json.getJsonArray("plugins").getJsonObject(1);
-        assertThat(numbers.getString("bundle")).isEqualTo("test-bundle");
-        assertThat(numbers.getJsonArray("settings").getValuesAs(JsonObject.class)).extracting(JsonObject::toString).containsExactly(
-                "{\"default\":null,\"description\":\"the file\",\"name\":\"path\",\"required\":true,\"type\":\"string\"}",
-                "{\"default\":null,\"description\":\"records, then end\",\"name\":\"limit\",\"required\":false,\"type\":\"long\"}",
-                "{\"default\":\"16\",\"description\":\"distinct keys\",\"name\":\"keys\",\"required\":false,\"type\":\"long\"}");
-        assertThat(json.getJsonArray("plugins").getJsonObject(0).getJsonArray("settings")).as("discard describes none").isEmpty();
     }
 }

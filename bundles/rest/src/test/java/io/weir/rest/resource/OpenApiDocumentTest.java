@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OpenApiDocumentTest {
     /** Every resource class of the bundle; a new one must be added here (and to the document). */
-    private static final List<Class<?>> RESOURCES = List.of(JobsResource.class, NodeResource.class, OpenApiResource.class);
+    private static final List<Class<?>> RESOURCES = List.of(JobsResource.class, NodeResource.class, OpenApiResource.class,
+            io.weir.rest.plugins.PluginsResource.class);
     private static final Map<Class<? extends Annotation>, String> METHODS = Map.of(GET.class, "get", POST.class, "post",
             PUT.class, "put", PATCH.class, "patch", DELETE.class, "delete", HEAD.class, "head");
     private static final Pattern PARAM = Pattern.compile("\\{([^}:]+)[^}]*}");

@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -45,6 +47,7 @@ public final class RunCommand {
     private final Duration pluginWait;
     private final PrintStream out;
     private final PrintStream err;
+    private final Function<String, Optional<String>> whyUnavailable;
 
     /**
      * @param engine runs the job
@@ -57,6 +60,17 @@ public final class RunCommand {
      */
     public RunCommand(Engine engine, PluginRegistry plugins, JsonProvider json, PluginAvailability availability,
             Duration pluginWait, PrintStream out, PrintStream err) {
+        this(engine, plugins, json, availability, pluginWait, out, err, type -> Optional.empty());
+    }
+
+    /**
+     * @param whyUnavailable why a job's type is not served although a plugin declares it (the plugin failed; from the
+     *        {@code PluginInventory}), or empty: the parser says so instead of "not an installed plugin type"
+     * @see #RunCommand(Engine, PluginRegistry, JsonProvider, PluginAvailability, Duration, PrintStream, PrintStream)
+     */
+    public RunCommand(Engine engine, PluginRegistry plugins, JsonProvider json, PluginAvailability availability,
+            Duration pluginWait, PrintStream out, PrintStream err, Function<String, Optional<String>> whyUnavailable) {
+        this.whyUnavailable = whyUnavailable;
         this.engine = engine;
         this.plugins = plugins;
         this.json = json;
@@ -89,7 +103,7 @@ public final class RunCommand {
         JobGraph job;
         try {
             availability.await(JobTypes.named(text, json), pluginWait);
-            job = new JobSpecParser(plugins, json).parse(text, file.getParent(), overrides);
+            job = new JobSpecParser(plugins, json, whyUnavailable).parse(text, file.getParent(), overrides);
         } catch (InvalidJobException e) {
             // an error in a --set value is not in the job file
             err.println("error: " + e.getMessage() + (e.getMessage().startsWith("--set ") ? "" : " (in " + file + ")"));

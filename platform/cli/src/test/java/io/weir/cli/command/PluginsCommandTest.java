@@ -67,4 +67,28 @@ class PluginsCommandTest {
                 "    (no settings)",
                 "Settings go into an operator's \"config\" object of a job file (docs/job-format.md).");
     }
+
+    @Test
+    void thePluginTableListsEachPluginWithItsTypesAndAFailedOnesErrorBelowIt() {
+        List<io.weir.core.inventory.InstalledPlugin> inventory = List.of(
+                new io.weir.core.inventory.InstalledPlugin("boom", "1.0.0", "ACTIVE", "boom.jar",
+                        List.of(new io.weir.core.inventory.PluginType("boom-op", "operator")),
+                        "component boom.Boom failed to activate: java.lang.IllegalStateException: no licence"),
+                new io.weir.core.inventory.InstalledPlugin("io.weir.plugins.file", "0.1.0", "ACTIVE", "source-file.jar",
+                        List.of(new io.weir.core.inventory.PluginType("file", "source")), null),
+                new io.weir.core.inventory.InstalledPlugin(null, null, "FAILED", "x.jar", List.of(), "x.jar is not a jar (zip) file"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        int rc = PluginsCommand.run(new MapPluginRegistry(), f -> "?", inventory, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        assertThat(rc).isZero();
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).startsWith(
+                "PLUGIN                VERSION  STATE   FILE             TYPES",
+                "boom                  1.0.0    ACTIVE  boom.jar         boom-op (operator)",
+                "    error: component boom.Boom failed to activate: java.lang.IllegalStateException: no licence",
+                "io.weir.plugins.file  0.1.0    ACTIVE  source-file.jar  file (source)",
+                "-                     -        FAILED  x.jar            -",
+                "    error: x.jar is not a jar (zip) file",
+                "2 plugin(s) failed; see docs/plugins.md, \"Bad plugins\".");
+    }
 }

@@ -63,6 +63,29 @@ class RunCommandTest {
     }
 
     @Test
+    void aTypeDeclaredByAFailedPluginIsReportedWithThePluginsErrorNotAsUnknown() throws IOException {
+        RunCommand withInventory = new RunCommand(engine, TestPlugins.registry(), JsonProvider.provider(),
+                (types, timeout) -> { }, Duration.ofSeconds(1), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                type -> type.equals("boom-op") ? java.util.Optional.of("'boom-op' is provided by plugin boom 1.0.0 (boom.jar), "
+                        + "whose component boom.Boom failed to activate: java.lang.IllegalStateException: no licence")
+                        : java.util.Optional.empty());
+        Path file = job("""
+                {"name": "bad", "operators": [
+                  {"id": "src", "type": "numbers"},
+                  {"id": "op", "type": "boom-op", "inputs": ["src"]},
+                  {"id": "sink", "type": "discard", "inputs": ["op"]}
+                ]}""");
+
+        int rc = withInventory.run(file, Map.of());
+
+        assertThat(rc).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).startsWith("error: operators[1].type: 'boom-op' is provided by plugin boom 1.0.0 (boom.jar), whose component "
+                + "boom.Boom failed to activate: java.lang.IllegalStateException: no licence (in ");
+        assertThat(engine.submitted).isNull();
+    }
+
+    @Test
     void unknownPluginTypeExitsWithUsageNamingTheFieldAndStartsNothing() throws IOException {
         Path file = job("""
                 {"name": "bad", "operators": [
