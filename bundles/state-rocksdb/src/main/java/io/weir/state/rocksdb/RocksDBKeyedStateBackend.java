@@ -9,6 +9,7 @@ import io.weir.core.state.AsyncSnapshot;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.core.state.KeyedTimerQueue;
 import io.weir.core.storage.CheckpointStreamFactory;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -252,6 +253,46 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             restored.remove(descriptor.name());
         }
         return (S) state;
+    }
+
+    /**
+     * Returns the timer queue {@code name} ({@link RocksTimerQueue}: a column family of kind TIMERS), creating
+     * it on the first call with its restored timers (from a canonical snapshot of either backend, or already in
+     * the DB after an incremental restore); later calls return the same queue.
+     *
+     * @throws IllegalStateException if {@code name} is registered, or was checkpointed, as a non-timer state, or
+     *         the backend is closed
+     * @throws UncheckedIOException naming the state and subtask if restored timers do not deserialize
+     */
+    @Override
+    public KeyedTimerQueue timerQueue(String name) {
+        checkOpen();
+        AbstractRocksState existing = states.get(name);
+        if (existing != null) {
+            if (existing.kind != StateKind.TIMERS) {
+                throw new IllegalStateException("state '" + name + "' of " + context + " is registered as "
+                        + existing.kind + ", requested as timers");
+            }
+            return (RocksTimerQueue) existing;
+        }
+        RestoredState fromSnapshot = restored.get(name);
+        if (fromSnapshot != null && fromSnapshot.kind != StateKind.TIMERS) {
+            throw new IllegalStateException("state '" + name + "' of " + context + " was checkpointed as "
+                    + fromSnapshot.kind + ", requested as timers");
+        }
+        ColumnFamilyHandle handle = column(name, StateKind.TIMERS);
+        if (fromSnapshot != null) {
+            AbstractRocksState loading = new AbstractRocksState(name, StateKind.TIMERS, handle, db, writeOptions, ctx, context) {
+            };
+            new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(loading, null, fromSnapshot);
+            restored.remove(name);
+        }
+        RocksTimerQueue queue = new RocksTimerQueue(name, handle, db, writeOptions, ctx, keySerializer, range, context);
+        states.put(name, queue);
+        if (queue.size() > 0) {
+            LOG.debug("Restored {} timers '{}' of {}", queue.size(), name, context);
+        }
+        return queue;
     }
 
     private AbstractRocksState create(StateDescriptor<?> d, ColumnFamilyHandle column) {
