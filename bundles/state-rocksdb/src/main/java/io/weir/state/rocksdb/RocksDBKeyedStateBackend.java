@@ -15,7 +15,6 @@ import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -78,7 +77,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final TypeSerializer<Row> keySerializer;
     private final String context;
     private final Path directory;
-    private final DBOptions dbOptions;
+    private final RocksDBResources resources;
     private final ColumnFamilyOptions columnOptions;
     private final WriteOptions writeOptions;
     private final RocksDB db;
@@ -114,6 +113,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * @param incremental whether checkpoints (not savepoints) are incremental where the storage allows it
      * @throws IOException naming the file and the subtask if restore state is missing or corrupt, or naming
      *         the directory if the DB cannot be created there
+     * @throws IllegalArgumentException naming the key if a {@code state.backend.rocksdb.*} option is invalid
      */
     public RocksDBKeyedStateBackend(KeyedStateBackendParameters parameters, Path localDirectory, boolean incremental)
             throws IOException {
@@ -134,17 +134,20 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         String name = ("weir-rocksdb-" + parameters.jobName() + "-" + parameters.operatorId() + "-" + parameters.subtaskIndex() + "-")
                 .replaceAll("[^A-Za-z0-9._-]", "_");
         this.directory = Files.createTempDirectory(localDirectory, name);
-        this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-        this.columnOptions = new ColumnFamilyOptions();
-        this.writeOptions = new WriteOptions().setDisableWAL(true);
+        try {
+            this.resources = new RocksDBResources(parameters.config());
+        } catch (RuntimeException e) {
+            deleteDirectory();
+            throw e;
+        }
+        this.columnOptions = resources.columns;
+        this.writeOptions = resources.write;
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
-            this.db = RocksDB.open(dbOptions, directory.resolve("db").toString(),
+            this.db = RocksDB.open(resources.db, directory.resolve("db").toString(),
                     List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), handles);
         } catch (RocksDBException e) {
-            writeOptions.close();
-            columnOptions.close();
-            dbOptions.close();
+            resources.close();
             deleteDirectory();
             throw new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
         }
@@ -287,7 +290,8 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(loading, null, fromSnapshot);
             restored.remove(name);
         }
-        RocksTimerQueue queue = new RocksTimerQueue(name, handle, db, writeOptions, ctx, keySerializer, range, context);
+        RocksTimerQueue queue = new RocksTimerQueue(name, handle, db, writeOptions, ctx, keySerializer, range, context,
+                resources.timerCacheSize);
         states.put(name, queue);
         if (queue.size() > 0) {
             LOG.debug("Restored {} timers '{}' of {}", queue.size(), name, context);
@@ -430,9 +434,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         }
         defaultColumn.close();
         db.close();
-        writeOptions.close();
-        columnOptions.close();
-        dbOptions.close();
+        resources.close();
         deleteDirectory();
         LOG.debug("Closed RocksDB of {} and deleted {}", context, directory);
     }

@@ -20,8 +20,8 @@ import java.util.TreeSet;
  * timer is its first row, and rescaling moves timers with their key group like any other keyed state.
  *
  * <p>In memory, per key group, a <em>head cache</em>: the first rows of the key group in order, at most
- * {@value #CACHE_CAPACITY}, plus whether they are all of its rows; and a {@link KeyGroupHeads} tree over the key
- * groups' earliest timestamps. Firing ({@link #poll}) takes the cache's first row: no RocksDB read unless the
+ * {@code state.backend.rocksdb.timer-service.cache-size} (default {@value #CACHE_CAPACITY}), plus whether they
+ * are all of its rows; and a {@link KeyGroupHeads} tree over the key groups' earliest timestamps. Firing ({@link #poll}) takes the cache's first row: no RocksDB read unless the
  * cache ran empty (then one seek refills it). {@link #add} and {@link #delete} of a timer inside the cached
  * prefix are decided by the cache; beyond it one point read tells whether the timer exists (the contract returns
  * whether it was new). This is the shape of Flink's {@code RocksDBCachingPriorityQueueSet}, written for Weir.
@@ -29,7 +29,7 @@ import java.util.TreeSet;
  * <p>Task thread only.
  */
 final class RocksTimerQueue extends AbstractRocksState implements KeyedTimerQueue {
-    /** Rows cached per key group (Flink's default queue cache size is also 128). */
+    /** Rows cached per key group unless configured ({@code state.backend.rocksdb.timer-service.cache-size}, as Flink's). */
     static final int CACHE_CAPACITY = 128;
     /** The value of every row. */
     static final byte[] EMPTY = new byte[0];
@@ -41,12 +41,14 @@ final class RocksTimerQueue extends AbstractRocksState implements KeyedTimerQueu
     /** Per key group index: the cache holds every row of the key group. */
     private final boolean[] complete;
     private final KeyGroupHeads heads;
+    private final int capacity;
     private int size;
 
     @SuppressWarnings("unchecked")
     RocksTimerQueue(String name, ColumnFamilyHandle column, RocksDB db, WriteOptions writeOptions, KeyContext ctx,
-            TypeSerializer<Row> keySerializer, KeyGroupRange range, String context) {
+            TypeSerializer<Row> keySerializer, KeyGroupRange range, String context, int capacity) {
         super(name, StateKind.TIMERS, column, db, writeOptions, ctx, context);
+        this.capacity = capacity;
         this.keySerializer = keySerializer;
         this.range = range;
         this.caches = new TreeSet[range.size()];
@@ -69,7 +71,7 @@ final class RocksTimerQueue extends AbstractRocksState implements KeyedTimerQueu
                     continue; // cannot happen: restore copies only the range's key groups
                 }
                 size++;
-                if (caches[index].size() < CACHE_CAPACITY) {
+                if (caches[index].size() < capacity) {
                     caches[index].add(row);
                 } else {
                     complete[index] = false;
@@ -126,7 +128,7 @@ final class RocksTimerQueue extends AbstractRocksState implements KeyedTimerQueu
             if (!cache.add(row)) {
                 return false;
             }
-            if (cache.size() > CACHE_CAPACITY) {
+            if (cache.size() > capacity) {
                 cache.pollLast(); // still in RocksDB
                 complete[index] = false;
             }
@@ -198,7 +200,7 @@ final class RocksTimerQueue extends AbstractRocksState implements KeyedTimerQueu
         byte[] prefix = KeyBytes.keyGroupPrefix(range.start() + index);
         try (RocksIterator it = db.newIterator(column)) {
             for (it.seek(prefix); it.isValid() && KeyBytes.startsWith(it.key(), prefix); it.next()) {
-                if (cache.size() == CACHE_CAPACITY) {
+                if (cache.size() == capacity) {
                     return; // more rows remain: not complete
                 }
                 cache.add(it.key());
