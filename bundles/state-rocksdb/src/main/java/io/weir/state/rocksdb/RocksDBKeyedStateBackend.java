@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +83,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final WriteOptions writeOptions;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultColumn;
-    private final KeyContext ctx = new KeyContext();
+    private final KeyContext ctx;
     private final boolean incremental;
     /** A column family of the DB: a registered state's, or one restored from an incremental snapshot. */
     private record Column(String name, StateKind kind, ColumnFamilyHandle handle) {
@@ -141,6 +142,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw e;
         }
         this.columnOptions = resources.columns;
+        this.ctx = new KeyContext(resources.read);
         this.writeOptions = resources.write;
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
@@ -209,7 +211,16 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         if (key != ctx.key || keyGroup != ctx.keyGroup) {
             ctx.key = key;
             ctx.keyGroup = keyGroup;
-            ctx.prefix = KeyBytes.concat(KeyBytes.keyGroupPrefix(keyGroup), KeyBytes.serialize(keySerializer, key));
+            ScratchBuffers.Output out = ctx.scratch.out;
+            out.reset();
+            out.write(keyGroup >>> 8);
+            out.write(keyGroup);
+            try {
+                keySerializer.serialize(key, out.data);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot serialize key " + key + " of " + context + ": " + e.getMessage(), e);
+            }
+            ctx.prefix = Arrays.copyOf(out.buffer(), out.size());
         }
     }
 
