@@ -144,19 +144,38 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         this.columnOptions = resources.columns;
         this.ctx = new KeyContext(resources.read);
         this.writeOptions = resources.write;
+        IncrementalRestorer restorer = new IncrementalRestorer(directory, range, context);
+        KeyGroupsStateHandle inPlace = restorer.largestOverlap(incrementalHandles);
+        Path dbDirectory = directory.resolve("db");
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions));
+        Map<String, StateKind> inPlaceColumns = Map.of();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
+        long restoreStart = System.nanoTime();
         try {
-            this.db = RocksDB.open(resources.db, directory.resolve("db").toString(),
-                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), handles);
-        } catch (RocksDBException e) {
+            if (inPlace != null) {
+                inPlaceColumns = restorer.download(inPlace, dbDirectory).columns();
+                inPlaceColumns.keySet().forEach(n -> descriptors.add(new ColumnFamilyDescriptor(columnName(n), columnOptions)));
+            }
+            this.db = RocksDB.open(resources.db, dbDirectory.toString(), descriptors, handles);
+        } catch (IOException | RocksDBException e) {
             resources.close();
             deleteDirectory();
-            throw new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
+            throw e instanceof IOException io ? io
+                    : new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
         }
         this.defaultColumn = handles.get(0);
-        if (!incrementalHandles.isEmpty()) {
+        int i = 1;
+        for (Map.Entry<String, StateKind> c : inPlaceColumns.entrySet()) {
+            columns.put(c.getKey(), new Column(c.getKey(), c.getValue(), handles.get(i++)));
+        }
+        if (inPlace != null) {
             try {
-                new IncrementalRestorer(directory, range, context).restore(incrementalHandles, db, writeOptions, this::column);
+                restorer.clip(db, writeOptions, handles.subList(1, handles.size()));
+                List<KeyGroupsStateHandle> others = incrementalHandles.stream().filter(h -> h != inPlace).toList();
+                restorer.restore(others, db, writeOptions, this::column);
+                LOG.info("Restored RocksDB of {} (key groups {}) from {} incremental handle(s), one opened in place, in {} ms",
+                        context, range, incrementalHandles.size(), (System.nanoTime() - restoreStart) / 1_000_000);
             } catch (IOException | RuntimeException e) {
                 close();
                 throw e;
