@@ -94,6 +94,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, AbstractRocksState> states = new LinkedHashMap<>();
     // Task thread only. SST name -> handle: the shared files of the last completed checkpoint, reusable.
     private Map<String, SharedFileHandle> confirmed = Map.of();
+    // Task thread only. The checkpoint whose files confirmed holds (-1: none).
+    private long confirmedId = -1;
+    // Task thread only. Ids of snapshots taken, not aborted, and newer than confirmedId.
+    private final java.util.NavigableSet<Long> taken = new java.util.TreeSet<>();
     // Written by the async part, read and cleared on the task thread: checkpoint id -> its shared files.
     private final ConcurrentMap<Long, Map<String, SharedFileHandle>> pendingShared = new ConcurrentHashMap<>();
     // Task thread only. Restored states not yet registered; entries are removed on registration.
@@ -357,6 +361,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     @Override
     public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
         checkOpen();
+        taken.add(checkpointId);
         boolean empty = restored.values().stream().allMatch(RestoredState::isEmpty);
         for (Column c : columns.values()) {
             empty &= isEmpty(c.handle());
@@ -403,19 +408,36 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
                 files -> pendingShared.put(checkpointId, files), lease, context);
     }
 
-    /** From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots. */
+    /**
+     * From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots,
+     * unless this backend took a snapshot after it (not aborted) before learning of its completion: that snapshot
+     * did not reference them, and once it completes it subsumes {@code checkpointId} and the coordinator deletes
+     * the files only {@code checkpointId} referenced. Then nothing is reused until the completion of a checkpoint
+     * after which no snapshot was taken (one full upload). A notification older than the files in use is ignored.
+     */
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         Map<String, SharedFileHandle> files = pendingShared.remove(checkpointId);
         pendingShared.keySet().removeIf(id -> id < checkpointId);
-        if (files != null) {
-            confirmed = Map.copyOf(files);
+        if (checkpointId <= confirmedId) {
+            return;
+        }
+        boolean laterSnapshot = taken.higher(checkpointId) != null;
+        taken.headSet(checkpointId, true).clear();
+        confirmedId = checkpointId;
+        if (laterSnapshot) {
+            LOG.debug("Checkpoint {} of {} completed after a later snapshot was taken: its files are not reused", checkpointId,
+                    context);
+            confirmed = Map.of();
+        } else {
+            confirmed = files == null ? Map.of() : Map.copyOf(files);
         }
     }
 
     @Override
     public void notifyCheckpointAborted(long checkpointId) {
         pendingShared.remove(checkpointId);
+        taken.remove(checkpointId);
     }
 
     private boolean isEmpty(ColumnFamilyHandle column) {

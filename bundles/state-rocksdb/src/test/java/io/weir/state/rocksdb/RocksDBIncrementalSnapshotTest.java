@@ -119,6 +119,33 @@ class RocksDBIncrementalSnapshotTest {
         assertValues(restored, 10, KEYS, "v");
     }
 
+    /**
+     * Checkpoint 1 completes only after snapshot 2 was taken (short interval): snapshot 2 uploaded its own copies, and
+     * when checkpoint 2 completes the coordinator deletes the files only checkpoint 1 referenced. So snapshot 3 must
+     * not reuse checkpoint 1's files (a restore from 3 found them missing in HourlyWindowExactlyOnceTest).
+     */
+    @Test
+    void filesOfACheckpointCompletedAfterALaterSnapshotAreNotReused() throws Exception {
+        KeyedStateBackend b = rocks(ALL, List.of());
+        put(b, 0, KEYS, "v");
+        b.snapshot(1, MemoryStreamFactory.withSharedState()).write();
+        put(b, 0, 10, "changed");
+        KeyGroupsStateHandle two = b.snapshot(2, MemoryStreamFactory.withSharedState()).write();
+        assertThat(two.sharedFiles()).allSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(2));
+        b.notifyCheckpointComplete(1); // late: snapshot 2 exists
+
+        put(b, 10, 20, "changed");
+        KeyGroupsStateHandle three = b.snapshot(3, MemoryStreamFactory.withSharedState()).write();
+        assertThat(three.sharedFiles()).noneSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(1));
+
+        b.notifyCheckpointComplete(3); // 2's notification never came (subsumed): 3 is the newest, its files are reused
+        b.notifyCheckpointComplete(2); // stale
+        put(b, 20, 30, "changed");
+        KeyGroupsStateHandle four = b.snapshot(4, MemoryStreamFactory.withSharedState()).write();
+        assertThat(four.sharedFiles()).filteredOn(f -> f.uploadedBy() != 4).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(3));
+    }
+
     @Test
     void filesOfACheckpointNotYetCompletedAreNeverReused() throws Exception {
         KeyedStateBackend b = rocks(ALL, List.of());
