@@ -1,13 +1,11 @@
 package io.weir.state.rocksdb;
 
-import io.weir.api.RowSerializer;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.SharedFileHandle;
 import io.weir.core.config.Configuration;
 import io.weir.core.state.KeyGroupAssignment;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
-import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.state.StateBackend;
 import io.weir.state.heap.HeapStateBackend;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +21,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.KEY_SCHEMA;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.MAX_PARALLELISM;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.VALUE;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.key;
@@ -49,10 +46,8 @@ class RocksDBIncrementalSnapshotTest {
     }
 
     private KeyedStateBackend create(StateBackend type, KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {
-        KeyedStateBackend b = type.createKeyedStateBackend(new KeyedStateBackendParameters("job", "op", 0, MAX_PARALLELISM,
-                range, new RowSerializer(KEY_SCHEMA), restore, Configuration.empty()
-                        .with("state.backend.rocksdb.localdir", local.toString())
-                        .with("state.backend.incremental", true)));
+        KeyedStateBackend b = TestBackends.create(type, local, range, restore,
+                Configuration.empty().with("state.backend.incremental", true));
         open.add(b);
         return b;
     }

@@ -1,9 +1,7 @@
 package io.weir.state.rocksdb;
 
-import io.weir.api.RowSerializer;
 import io.weir.core.config.Configuration;
 import io.weir.core.state.KeyGroupRange;
-import io.weir.core.state.KeyedStateBackendParameters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.KEY_SCHEMA;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.MAX_PARALLELISM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,9 +20,8 @@ class RocksDBResourcesTest {
     Path local;
 
     private RocksDBKeyedStateBackend open(Configuration config) throws Exception {
-        return (RocksDBKeyedStateBackend) new RocksDBStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(
-                "job", "op", 0, MAX_PARALLELISM, new KeyGroupRange(0, MAX_PARALLELISM - 1), new RowSerializer(KEY_SCHEMA), List.of(),
-                config.with("state.backend.rocksdb.localdir", local.toString())));
+        return (RocksDBKeyedStateBackend) TestBackends.create(new RocksDBStateBackend(), local,
+                new KeyGroupRange(0, MAX_PARALLELISM - 1), List.of(), config);
     }
 
     private static String optionsFile(RocksDBKeyedStateBackend b) throws Exception {
@@ -35,35 +31,35 @@ class RocksDBResourcesTest {
         }
     }
 
-    @Test
-    void explicitOptionsReachRocksDB() throws Exception {
-        RocksDBKeyedStateBackend b = open(Configuration.empty()
-                .with("state.backend.rocksdb.block.blocksize", "16 kb")
-                .with("state.backend.rocksdb.writebuffer.size", "8 mb")
-                .with("state.backend.rocksdb.writebuffer.count", 3)
-                .with("state.backend.rocksdb.compaction.style", "universal")
-                .with("state.backend.rocksdb.thread.num", 3));
+    /** Opens a backend with {@code config} and checks that RocksDB's OPTIONS file has every {@code expected} line part. */
+    private void assertRocksDbOptions(Configuration config, String... expected) throws Exception {
+        RocksDBKeyedStateBackend b = open(config);
         try {
-            String options = optionsFile(b);
-            assertThat(options).contains("block_size=16384", "write_buffer_size=8388608", "max_write_buffer_number=3",
-                    "compaction_style=kCompactionStyleUniversal", "max_background_jobs=3");
+            assertThat(optionsFile(b)).contains(expected);
         } finally {
             b.close();
         }
     }
 
     @Test
+    void explicitOptionsReachRocksDB() throws Exception {
+        assertRocksDbOptions(Configuration.empty()
+                        .with("state.backend.rocksdb.block.blocksize", "16 kb")
+                        .with("state.backend.rocksdb.writebuffer.size", "8 mb")
+                        .with("state.backend.rocksdb.writebuffer.count", 3)
+                        .with("state.backend.rocksdb.compaction.style", "universal")
+                        .with("state.backend.rocksdb.thread.num", 3),
+                "block_size=16384", "write_buffer_size=8388608", "max_write_buffer_number=3",
+                "compaction_style=kCompactionStyleUniversal", "max_background_jobs=3");
+    }
+
+    @Test
     void predefinedOptionsApplyAndExplicitOnesOverrideThem() throws Exception {
-        RocksDBKeyedStateBackend b = open(Configuration.empty()
-                .with("state.backend.rocksdb.predefined-options", "SPINNING_DISK_OPTIMIZED_HIGH_MEM")
-                .with("state.backend.rocksdb.writebuffer.count", 5));
-        try {
-            String options = optionsFile(b);
-            assertThat(options).contains("block_size=131072", "max_write_buffer_number=5", "level_compaction_dynamic_level_bytes=true",
-                    "max_background_jobs=4", "bloomfilter");
-        } finally {
-            b.close();
-        }
+        assertRocksDbOptions(Configuration.empty()
+                        .with("state.backend.rocksdb.predefined-options", "SPINNING_DISK_OPTIMIZED_HIGH_MEM")
+                        .with("state.backend.rocksdb.writebuffer.count", 5),
+                "block_size=131072", "max_write_buffer_number=5", "level_compaction_dynamic_level_bytes=true",
+                "max_background_jobs=4", "bloomfilter");
     }
 
     @Test

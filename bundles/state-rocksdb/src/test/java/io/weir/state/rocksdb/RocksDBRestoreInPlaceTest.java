@@ -1,12 +1,10 @@
 package io.weir.state.rocksdb;
 
-import io.weir.api.RowSerializer;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.SharedFileHandle;
 import io.weir.core.config.Configuration;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
-import io.weir.core.state.KeyedStateBackendParameters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +17,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.KEY_SCHEMA;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.MAX_PARALLELISM;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.VALUE;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.key;
@@ -47,10 +44,8 @@ class RocksDBRestoreInPlaceTest {
     }
 
     private RocksDBKeyedStateBackend rocks(KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {
-        RocksDBKeyedStateBackend b = (RocksDBKeyedStateBackend) new RocksDBStateBackend().createKeyedStateBackend(
-                new KeyedStateBackendParameters("job", "op", 0, MAX_PARALLELISM, range, new RowSerializer(KEY_SCHEMA), restore,
-                        Configuration.empty().with("state.backend.rocksdb.localdir", local.toString())
-                                .with("state.backend.incremental", true)));
+        RocksDBKeyedStateBackend b = (RocksDBKeyedStateBackend) TestBackends.create(new RocksDBStateBackend(), local, range,
+                restore, Configuration.empty().with("state.backend.incremental", true));
         open.add(b);
         return b;
     }

@@ -1,6 +1,5 @@
 package io.weir.state.rocksdb;
 
-import io.weir.api.RowSerializer;
 import io.weir.api.serialization.Serializers;
 import io.weir.api.state.StateDescriptor;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
@@ -8,7 +7,6 @@ import io.weir.core.config.Configuration;
 import io.weir.core.state.InternalTimer;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
-import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.state.KeyedTimerQueue;
 import io.weir.core.state.StateBackend;
 import io.weir.state.heap.HeapStateBackend;
@@ -23,7 +21,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
-import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.KEY_SCHEMA;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.MAX_PARALLELISM;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.key;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.keyGroup;
@@ -50,10 +47,8 @@ class RocksTimerQueueTest {
 
     private KeyedStateBackend create(StateBackend type, KeyGroupRange range, List<KeyGroupsStateHandle> restore,
             boolean incremental) throws Exception {
-        KeyedStateBackend b = type.createKeyedStateBackend(new KeyedStateBackendParameters("job", "op", 0, MAX_PARALLELISM,
-                range, new RowSerializer(KEY_SCHEMA), restore, Configuration.empty()
-                        .with("state.backend.rocksdb.localdir", local.toString())
-                        .with("state.backend.incremental", incremental)));
+        KeyedStateBackend b = TestBackends.create(type, local, range, restore,
+                Configuration.empty().with("state.backend.incremental", incremental));
         open.add(b);
         return b;
     }
