@@ -108,6 +108,7 @@ public final class CheckpointRecorder implements JobListener {
                             .add("sync_ms", m.syncDurationMs())
                             .add("async_ms", m.asyncDurationMs())
                             .add("checkpointed_size_bytes", m.checkpointedSizeBytes())
+                            .add("state_size_bytes", m.stateSizeBytes())
                             .add("persisted_data_bytes", m.persistedDataBytes())
                             .add("processed_during_alignment_bytes", m.processedDataDuringAlignmentBytes())
                             .add("unaligned", m.unaligned()));
@@ -117,6 +118,8 @@ public final class CheckpointRecorder implements JobListener {
                 .add("id", stats.checkpointId())
                 .add("end_to_end_duration_ms", stats.endToEndDurationMs())
                 .add("checkpointed_size_bytes", stats.checkpointedSizeBytes())
+                .add("state_size_bytes", stats.checkpointedSizeBytes() + stats.subtasks().values().stream()
+                        .mapToLong(m -> m.stateSizeBytes() - m.checkpointedSizeBytes()).sum())
                 .add("persisted_data_bytes", stats.persistedDataBytes())
                 .add("elapsed_ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos))
                 .add("rows_counted", rowsCounted.getAsLong())

@@ -45,7 +45,10 @@ public record Variant(String name, String description, double rate, int recordSi
             new Variant("rocksdb-throughput-16", "as throughput-16, keyed state in RocksDB with incremental checkpoints",
                     0, 100, 16, 0, 1000, 20, ROCKSDB_INCREMENTAL),
             new Variant("rocksdb-throughput-100k", "as throughput-100k, keyed state in RocksDB with incremental checkpoints",
-                    0, 100, 100_000, 0, 1000, 20, ROCKSDB_INCREMENTAL));
+                    0, 100, 100_000, 0, 1000, 20, ROCKSDB_INCREMENTAL),
+            new Variant("rocksdb-10m-keys", "large state: unlimited rate, 100-byte records, 10,000,000 keys, RocksDB incremental, "
+                    + "checkpoint every 5 s (state_size vs checkpointed_size per checkpoint)",
+                    0, 100, 10_000_000, 0, 5000, 60, ROCKSDB_INCREMENTAL));
 
     /** @throws IllegalArgumentException naming the variant and the value out of range */
     public Variant {

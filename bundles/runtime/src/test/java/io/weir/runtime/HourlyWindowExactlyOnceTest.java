@@ -2,6 +2,7 @@ package io.weir.runtime;
 
 import io.weir.core.config.Configuration;
 import io.weir.core.coordination.CompletedCheckpointStats;
+import io.weir.core.engine.JobHandle;
 import io.weir.core.engine.JobStatus;
 import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobSpecParser;
@@ -16,23 +17,31 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The hourly window job (examples/flight-delays-hourly.json: average delay per origin per event-time hour) on the
- * embedded engine, with failures injected and with a restore at another parallelism. Ground truth: the test groups
+ * embedded engine, on the heap and the RocksDB backend (incremental checkpoints), with failures injected, with a
+ * restore at another parallelism, and switching backend through a savepoint. Ground truth: the test groups
  * the data file by origin and hour itself; the committed output must hold exactly one row per (origin, hour) with
  * the true count and mean delay — a window fired twice (after a restore) or lost would show.
  */
@@ -56,6 +65,18 @@ class HourlyWindowExactlyOnceTest {
 
     /** file source (p=1, watermarks from "date") → hash by origin → hourly window (p=windows) → rebalance → 2PC sink (p=sinks). */
     private String job(int windows, int sinks, long limit) {
+        return job(windows, sinks, limit, -1);
+    }
+
+    /**
+     * @param paceMs if >= 0, a "pace" operator chained to the source pauses this many ms per record (a job still
+     *        running when a savepoint is taken); the job with and without it are different graphs
+     */
+    private String job(int windows, int sinks, long limit, long paceMs) {
+        String pace = paceMs < 0 ? "" : """
+                   {"id": "pace", "type": "project", "parallelism": 1, "inputs": ["flights"],
+                    "config": {"fields": ["date", "delay", "distance", "origin", "destination"], "sleep-ms-per-record": %d}},
+                """.formatted(paceMs);
         return """
                 {"name": "flight-delays-hourly",
                  "config": {"execution.checkpointing.dir": "%s"},
@@ -63,15 +84,30 @@ class HourlyWindowExactlyOnceTest {
                    {"id": "flights", "type": "file", "parallelism": 1, "config": {"path": "%s", "limit": %d,
                      "schema": {"date": "string", "delay": "long", "distance": "long", "origin": "string", "destination": "string"},
                      "timestamp-field": "date", "timestamp-format": "yyyy/MM/dd HH:mm", "watermark.max-out-of-orderness": "5 min"}},
-                   {"id": "hourly", "type": "window-aggregate", "parallelism": %d,
-                    "inputs": [{"from": "flights", "partitioning": "hash", "keys": ["origin"]}],
+                %s   {"id": "hourly", "type": "window-aggregate", "parallelism": %d,
+                    "inputs": [{"from": "%s", "partitioning": "hash", "keys": ["origin"]}],
                     "config": {"key": ["origin"], "timestamp-field": "date", "timestamp-format": "yyyy/MM/dd HH:mm",
                                "window": "tumbling", "size": "1 h",
                                "aggregates": [{"fn": "count", "as": "flights"}, {"fn": "avg", "field": "delay", "as": "avg_delay"}]}},
                    {"id": "out", "type": "file-2pc", "parallelism": %d, "inputs": [{"from": "hourly", "partitioning": "rebalance"}],
                     "config": {"path": "%s"}}
                  ]}
-                """.formatted(tmp.resolve("checkpoints"), FlightData.DATA, limit, windows, sinks, tmp.resolve("out"));
+                """.formatted(tmp.resolve("checkpoints"), FlightData.DATA, limit, pace, windows, paceMs < 0 ? "flights" : "pace",
+                sinks, tmp.resolve("out"));
+    }
+
+    /**
+     * @param backend {@code hashmap} or {@code rocksdb} (then with incremental checkpoints)
+     * @return the overrides plus the state backend's
+     */
+    private Map<String, String> onBackend(String backend, Map<String, String> overrides) {
+        Map<String, String> m = new HashMap<>(overrides);
+        m.put("state.backend.type", backend);
+        if (backend.equals("rocksdb")) {
+            m.put("state.backend.incremental", "true");
+            m.put("state.backend.rocksdb.localdir", tmp.resolve("rocksdb").toString());
+        }
+        return m;
     }
 
     /** "origin@hourStartMs" → [count, sum of delay] over the first {@code limit} flights, grouped by the test. */
@@ -112,17 +148,18 @@ class HourlyWindowExactlyOnceTest {
         }
     }
 
-    @Test
-    void failureMidRunRestoresWindowsAndTimersAndEmitsEachWindowExactlyOnce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void failureMidRunRestoresWindowsAndTimersAndEmitsEachWindowExactlyOnce(String backend) throws Exception {
         long limit = 20_000;
-        JobRun run = JobRun.run(engine, job(2, 2, limit), tmp, Map.of(
+        JobRun run = JobRun.run(engine, job(2, 2, limit), tmp, onBackend(backend, Map.of(
                 "execution.checkpointing.interval", "10 ms",
                 "taskmanager.memory.segment-size", "2048",
                 "pipeline.auto-watermark-interval", "5 ms",
                 "restart-strategy.fixed-delay.delay", "10 ms",
                 "debug.inject-failure.operator", "hourly",
                 "debug.inject-failure.after-records", "4000",
-                "debug.inject-failure.after-checkpoints", "2"));
+                "debug.inject-failure.after-checkpoints", "2")));
 
         assertThat(run.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(run.result.restarts()).isEqualTo(1);
@@ -153,8 +190,9 @@ class HourlyWindowExactlyOnceTest {
         assertExactlyOncePerOriginAndHour(limit);
     }
 
-    @Test
-    void restoreWithAnotherParallelismMovesWindowsAndTimersByKeyGroup() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void restoreWithAnotherParallelismMovesWindowsAndTimersByKeyGroup(String backend) throws Exception {
         long limit = 6000;
         Map<String, String> failing = Map.of(
                 "execution.checkpointing.interval", "10 ms",
@@ -164,15 +202,42 @@ class HourlyWindowExactlyOnceTest {
                 "debug.inject-failure.operator", "hourly",
                 "debug.inject-failure.after-records", "1500",
                 "debug.inject-failure.after-checkpoints", "2");
-        JobRun first = JobRun.run(engine, job(2, 2, limit), tmp, failing);
+        JobRun first = JobRun.run(engine, job(2, 2, limit), tmp, onBackend(backend, failing));
         assertThat(first.result.status()).isEqualTo(JobStatus.FAILED);
         assertThat(first.completed).isNotEmpty();
         CompletedCheckpointStats last = first.completed.get(first.completed.size() - 1);
 
-        JobRun second = JobRun.run(engine, job(3, 1, limit), tmp, Map.of("execution.checkpointing.interval", "10 ms"));
+        JobRun second = JobRun.run(engine, job(3, 1, limit), tmp, onBackend(backend, Map.of("execution.checkpointing.interval", "10 ms")));
 
         assertThat(second.result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(second.restoredFrom).first().isEqualTo(last.checkpointId());
+        assertExactlyOncePerOriginAndHour(limit);
+    }
+
+    /**
+     * Stop-with-savepoint mid-run (no drain: open windows and their timers are in the savepoint) on one backend,
+     * resume on the other: windows fire once, from timers written by the first backend (FLINK-21486).
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"hashmap, rocksdb", "rocksdb, hashmap"})
+    void aSavepointWithTimersOfOneBackendRestoresOnTheOtherExactlyOnce(String first, String second) throws Exception {
+        long limit = 6000;
+        JobGraph paced = new JobSpecParser(engine.services().plugins(), JsonProvider.provider()).parse(job(2, 2, limit, 1), tmp,
+                onBackend(first, Map.of("execution.checkpointing.interval", "30 ms", "taskmanager.memory.segment-size", "2048")));
+        JobRun one = new JobRun();
+        JobHandle handle = engine.submit(paced, one);
+        await().atMost(Duration.ofSeconds(60)).until(() -> !one.completed.isEmpty());
+        Path savepoint = handle.stopWithSavepoint(Optional.of(tmp.resolve("savepoints")), false).get(60, TimeUnit.SECONDS);
+        assertThat(handle.result().get(60, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.FINISHED);
+        long savepointId = one.completed.get(one.completed.size() - 1).checkpointId();
+        assertThat(hourlyTruth(limit).size() - FlightData.committedRows(tmp.resolve("out")).size())
+                .as("windows still open at the savepoint").isPositive();
+
+        JobRun two = JobRun.run(engine, job(2, 2, limit, 0), tmp, onBackend(second, Map.of(
+                "execution.checkpointing.interval", "30 ms", "execution.savepoint.path", savepoint.toString())));
+
+        assertThat(two.result.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(two.restoredFrom).first().isEqualTo(savepointId);
         assertExactlyOncePerOriginAndHour(limit);
     }
 

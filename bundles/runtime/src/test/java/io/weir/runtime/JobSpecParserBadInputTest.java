@@ -297,7 +297,9 @@ class JobSpecParserBadInputTest {
                 "taskmanager.network.memory.buffers-per-channel", "must be >= 1, got 0",
                 "taskmanager.network.memory.buffer-debloat.target", "must be >= 1 ms, got 0",
                 "execution.checkpointing.num-retained", "must be >= 1, got 0",
-                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1");
+                "restart-strategy.fixed-delay.attempts", "must be >= 0, got -1",
+                "state.backend.rocksdb.thread.num", "must be >= 1, got 0",
+                "state.backend.rocksdb.block.cache-size", "must be > 0 bytes, got 0");
         expected.forEach((key, problem) -> {
             String value = problem.substring(problem.lastIndexOf(' ') + 1);
             String bad = "{\"name\": \"j\", \"config\": {\"" + key + "\": " + value + "}, \"operators\": [" + SOURCE + ", " + SINK + "]}";

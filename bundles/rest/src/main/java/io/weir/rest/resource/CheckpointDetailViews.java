@@ -63,7 +63,7 @@ final class CheckpointDetailViews {
         }
         String type = c.isSavepoint() ? "SAVEPOINT" : totals.unaligned() ? "UNALIGNED_CHECKPOINT" : "CHECKPOINT";
         return new Views.CheckpointDetails(c.checkpointId(), "COMPLETED", c.isSavepoint(), c.isFinal(), type,
-                c.triggerTimestamp(), totals.latestAckTimestamp(), c.checkpointedSizeBytes(), c.checkpointedSizeBytes(),
+                c.triggerTimestamp(), totals.latestAckTimestamp(), totals.stateSize(), c.checkpointedSizeBytes(),
                 c.endToEndDurationMs(), totals.processedData(), totals.processedData(), c.persistedDataBytes(),
                 totals.numSubtasks(), totals.numAcknowledgedSubtasks(), c.externalPath(), null, null, tasks);
     }
@@ -97,14 +97,14 @@ final class CheckpointDetailViews {
         for (Map.Entry<TaskId, SubtaskCheckpointMetrics> row : rows) {
             SubtaskCheckpointMetrics m = row.getValue();
             subtasks.add(new Views.SubtaskCheckpointView(row.getKey().subtaskIndex(), "completed", m.ackTimestamp(),
-                    m.ackTimestamp() - c.triggerTimestamp(), m.checkpointedSizeBytes(), m.checkpointedSizeBytes(),
+                    m.ackTimestamp() - c.triggerTimestamp(), m.stateSizeBytes(), m.checkpointedSizeBytes(),
                     new Views.CheckpointDuration(m.syncDurationMs(), m.asyncDurationMs()),
                     new Views.Alignment(m.processedDataDuringAlignmentBytes(), m.processedDataDuringAlignmentBytes(),
                             m.persistedDataBytes(), m.alignmentDurationMs()),
                     m.startDelayMs(), m.unaligned(), false));
         }
         Views.SubtasksSummary summary = new Views.SubtasksSummary(
-                summary(metrics, SubtaskCheckpointMetrics::checkpointedSizeBytes),
+                summary(metrics, SubtaskCheckpointMetrics::stateSizeBytes),
                 summary(metrics, SubtaskCheckpointMetrics::checkpointedSizeBytes),
                 summary(metrics, m -> m.ackTimestamp() - c.triggerTimestamp()),
                 new Views.DurationSummary(summary(metrics, SubtaskCheckpointMetrics::syncDurationMs),
@@ -149,7 +149,8 @@ final class CheckpointDetailViews {
         long latestAck = max(m, SubtaskCheckpointMetrics::ackTimestamp);
         long size = sum(m, SubtaskCheckpointMetrics::checkpointedSizeBytes);
         long processed = sum(m, SubtaskCheckpointMetrics::processedDataDuringAlignmentBytes);
-        return new Views.TaskCheckpointView(c.checkpointId(), "COMPLETED", latestAck, size, size,
+        return new Views.TaskCheckpointView(c.checkpointId(), "COMPLETED", latestAck, size,
+                sum(m, SubtaskCheckpointMetrics::stateSizeBytes),
                 latestAck - c.triggerTimestamp(), processed, processed, sum(m, SubtaskCheckpointMetrics::persistedDataBytes),
                 m.size(), m.size());
     }

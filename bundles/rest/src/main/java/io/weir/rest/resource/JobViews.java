@@ -84,6 +84,17 @@ final class JobViews {
                 s.truncated(), new Views.ExceptionHistoryView(entries, s.truncated()));
     }
 
+    /**
+     * Flink's {@code state_size}: the full size of the state the checkpoint refers to, that is what it wrote
+     * ({@code checkpointed_size}) plus the files of earlier checkpoints its incremental subtasks reuse.
+     *
+     * @return bytes; equal to {@code checkpointedSizeBytes} unless some subtask's snapshot was incremental
+     */
+    static long stateSize(CompletedCheckpointStats c) {
+        return c.checkpointedSizeBytes() + c.subtasks().values().stream()
+                .mapToLong(m -> m.stateSizeBytes() - m.checkpointedSizeBytes()).sum();
+    }
+
     /** @return the view of a completed checkpoint, or null for null */
     static Views.CheckpointView checkpoint(CompletedCheckpointStats c) {
         if (c == null) {
@@ -91,7 +102,7 @@ final class JobViews {
         }
         Collection<SubtaskCheckpointMetrics> m = c.subtasks().values();
         return new Views.CheckpointView(c.checkpointId(), "COMPLETED", c.isSavepoint(), c.isFinal(), c.triggerTimestamp(),
-                max(m, SubtaskCheckpointMetrics::ackTimestamp), c.checkpointedSizeBytes(), c.checkpointedSizeBytes(),
+                max(m, SubtaskCheckpointMetrics::ackTimestamp), stateSize(c), c.checkpointedSizeBytes(),
                 c.endToEndDurationMs(), sum(m, SubtaskCheckpointMetrics::processedDataDuringAlignmentBytes),
                 c.persistedDataBytes(), m.size(), m.size(),
                 max(m, SubtaskCheckpointMetrics::startDelayMs), max(m, SubtaskCheckpointMetrics::alignmentDurationMs),

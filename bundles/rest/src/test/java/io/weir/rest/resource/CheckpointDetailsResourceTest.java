@@ -171,6 +171,38 @@ class CheckpointDetailsResourceTest {
         assertThat(id).isNotBlank();
     }
 
+    /**
+     * An incremental checkpoint: the keyed subtask wrote 200 bytes and reuses 5000 of earlier checkpoints. Everywhere
+     * {@code checkpointed_size} is what was written and {@code state_size} the full state (as in Flink).
+     */
+    @Test
+    void incrementalCheckpointReportsFullStateSizeApartFromCheckpointedSize() {
+        String id = submit("a", null);
+        long trigger = T0 + 1000;
+        listener("a").onCompleted(new CompletedCheckpointStats(9, trigger, 50, 10 + 200, 0, false, Map.of(
+                new TaskId("src", 0, 0), new SubtaskCheckpointMetrics(trigger + 20, 1, 0, 2, 5, 10, 0, 0, false),
+                new TaskId("sink", 0, 0), new SubtaskCheckpointMetrics(trigger + 30, 1, 0, 2, 5, 200, 0, 0, false, 5200)),
+                false, "/cp/a/chk-9"));
+
+        JsonObject completed = JsonContract.json(resource.checkpoints(id)).getJsonObject("latest").getJsonObject("completed");
+        assertThat(completed.getJsonNumber("checkpointed_size").longValue()).isEqualTo(210);
+        assertThat(completed.getJsonNumber("state_size").longValue()).isEqualTo(5210);
+        JsonObject details = JsonContract.json(resource.checkpointDetails(id, "9"));
+        assertThat(details.getJsonNumber("checkpointed_size").longValue()).isEqualTo(210);
+        assertThat(details.getJsonNumber("state_size").longValue()).isEqualTo(5210);
+        JsonObject sink = details.getJsonObject("tasks").getJsonObject("sink");
+        assertThat(sink.getJsonNumber("checkpointed_size").longValue()).isEqualTo(200);
+        assertThat(sink.getJsonNumber("state_size").longValue()).isEqualTo(5200);
+        JsonObject subtasks = JsonContract.json(resource.checkpointSubtasks("a", "9", "sink"));
+        assertThat(subtasks.getJsonNumber("state_size").longValue()).isEqualTo(5200);
+        JsonObject s0 = subtasks.getJsonArray("subtasks").getJsonObject(0);
+        assertThat(s0.getJsonNumber("checkpointed_size").longValue()).isEqualTo(200);
+        assertThat(s0.getJsonNumber("state_size").longValue()).isEqualTo(5200);
+        assertThat(subtasks.getJsonObject("summary").getJsonObject("state_size").getJsonNumber("max").longValue()).isEqualTo(5200);
+        assertThat(subtasks.getJsonObject("summary").getJsonObject("checkpointed_size").getJsonNumber("max").longValue())
+                .isEqualTo(200);
+    }
+
     @Test
     void failedCheckpointsAppearInTheHistoryAndDetailsWithTheirFailureMessage() {
         String id = submit("a", null);

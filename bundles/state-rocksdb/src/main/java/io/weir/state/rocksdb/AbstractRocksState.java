@@ -3,6 +3,7 @@ package io.weir.state.rocksdb;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -17,6 +18,8 @@ abstract class AbstractRocksState {
     final RocksDB db;
     final WriteOptions writeOptions;
     final KeyContext ctx;
+    /** Reused for every point read (no snapshot). */
+    final ReadOptions readOptions;
     private final String context;
 
     AbstractRocksState(String name, StateKind kind, ColumnFamilyHandle column, RocksDB db, WriteOptions writeOptions,
@@ -28,6 +31,35 @@ abstract class AbstractRocksState {
         this.writeOptions = writeOptions;
         this.ctx = ctx;
         this.context = context;
+        this.readOptions = ctx.readOptions;
+    }
+
+    /**
+     * Reads the value of {@code key} into {@code ctx.scratch.value} (grown if needed).
+     *
+     * @return its length, or -1 if there is none
+     */
+    int getIntoScratch(byte[] key) {
+        ScratchBuffers scratch = ctx.scratch;
+        try {
+            int n = db.get(column, readOptions, key, 0, key.length, scratch.value, 0, scratch.value.length);
+            if (n > scratch.value.length) {
+                scratch.value = new byte[Math.max(n, scratch.value.length * 2)];
+                n = db.get(column, readOptions, key, 0, key.length, scratch.value, 0, scratch.value.length);
+            }
+            return n == RocksDB.NOT_FOUND ? -1 : n;
+        } catch (RocksDBException e) {
+            throw failure("read", e);
+        }
+    }
+
+    /** Writes {@code value.buffer()[0, value.size())} as the value of {@code key}. */
+    void put(byte[] key, ScratchBuffers.Output value) {
+        try {
+            db.put(column, writeOptions, key, 0, key.length, value.buffer(), 0, value.size());
+        } catch (RocksDBException e) {
+            throw failure("write", e);
+        }
     }
 
     byte[] get(byte[] key) {

@@ -15,9 +15,12 @@ import org.rocksdb.RocksIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The asynchronous part of a RocksDB snapshot: iterates a RocksDB snapshot (taken in the synchronous part,
@@ -128,6 +131,9 @@ final class CanonicalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandl
     private int collect(Picture p, RocksIterator it, int kg, ByteArrayOutputStream block) throws IOException {
         byte[] prefix = KeyBytes.keyGroupPrefix(kg);
         int count = 0;
+        if (p.kind() == StateKind.TIMERS) {
+            return collectTimers(it, prefix, block);
+        }
         if (p.kind() != StateKind.MAP) {
             for (it.seek(prefix); it.isValid() && KeyBytes.startsWith(it.key(), prefix); it.next()) {
                 byte[] key = it.key();
@@ -162,6 +168,30 @@ final class CanonicalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandl
             count++;
         }
         return count;
+    }
+
+    /**
+     * Timers: rows {@code key group | timestamp | key} in timestamp order become one entry per key,
+     * {@code key | count int | timestamps ascending}, the heap backend's form.
+     */
+    private static int collectTimers(RocksIterator it, byte[] prefix, ByteArrayOutputStream block) throws IOException {
+        Map<ByteBuffer, List<Long>> byKey = new LinkedHashMap<>();
+        for (it.seek(prefix); it.isValid() && KeyBytes.startsWith(it.key(), prefix); it.next()) {
+            byte[] row = it.key();
+            byKey.computeIfAbsent(ByteBuffer.wrap(row, 10, row.length - 10).slice(), k -> new ArrayList<>())
+                    .add(RocksTimerQueue.timestampOf(row));
+        }
+        DataOutputStream out = new DataOutputStream(block);
+        for (Map.Entry<ByteBuffer, List<Long>> e : byKey.entrySet()) {
+            ByteBuffer key = e.getKey();
+            out.write(key.array(), key.arrayOffset(), key.remaining());
+            out.writeInt(e.getValue().size());
+            for (long t : e.getValue()) {
+                out.writeLong(t);
+            }
+        }
+        out.flush();
+        return byKey.size();
     }
 
     private static void writeMapEntry(ByteArrayOutputStream block, byte[] key, int pairs, ByteArrayOutputStream pairBytes)

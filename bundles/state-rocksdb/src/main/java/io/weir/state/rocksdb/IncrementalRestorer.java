@@ -31,12 +31,13 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 
 /**
- * Restores incremental RocksDB snapshots into a backend's (new) DB, with any change of parallelism: for each
- * handle whose key groups overlap the backend's range, its files are downloaded (shared files in parallel,
- * every file's size and CRC32 checked against the handle), the old DB is opened read-only, and the rows of
- * the overlapping key groups, a contiguous key range per column family, are copied into the backend's column
- * families ("insert the overlapping ranges into a new DB", as Flink does when it cannot reuse one DB). The
- * download directories are deleted afterwards. Task thread (runs while the backend is constructed); the
+ * Restores incremental RocksDB snapshots into a backend's DB, with any change of parallelism, as Flink does: the
+ * handle with the largest key-group overlap is {@linkplain #download downloaded} into the backend's DB directory
+ * and opened there, and its foreign key groups are {@linkplain #clip deleted by range}; for each other handle
+ * whose key groups overlap, its files are downloaded (shared files in parallel, every file's size and CRC32
+ * checked against the handle), the old DB is opened read-only, and the rows of the overlapping key groups, a
+ * contiguous key range per column family, are {@linkplain #restore copied} in. The download directories of the
+ * copied handles are deleted afterwards. Task thread (runs while the backend is constructed); the
  * download pool lives only during {@link #restore}.
  */
 final class IncrementalRestorer {
@@ -59,6 +60,76 @@ final class IncrementalRestorer {
     }
 
     /**
+     * @return the handle whose key groups overlap the backend's range most (ties: the first), or null if none
+     *         overlaps: its DB is the one to open in place
+     */
+    KeyGroupsStateHandle largestOverlap(List<KeyGroupsStateHandle> handles) {
+        KeyGroupsStateHandle best = null;
+        int bestOverlap = 0;
+        for (KeyGroupsStateHandle h : handles) {
+            int overlap = Math.min(range.end(), h.range().end()) - Math.max(range.start(), h.range().start()) + 1;
+            if (overlap > bestOverlap) {
+                best = h;
+                bestOverlap = overlap;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Downloads every file of {@code handle} (the private ones and the shared SSTs, checked) into {@code dir}, which
+     * then holds a RocksDB that can be opened where it is.
+     *
+     * @return the handle's format (its column families)
+     * @throws IOException naming the handle's file and the subtask if a file is missing or damaged
+     */
+    IncrementalFormat download(KeyGroupsStateHandle handle, Path dir) throws IOException {
+        try {
+            Files.createDirectories(dir);
+            IncrementalFormat format;
+            try (DataInputStream in = new DataInputStream(handle.delegate().open())) {
+                format = IncrementalFormat.read(in);
+            }
+            for (Map.Entry<String, byte[]> f : format.files().entrySet()) {
+                Files.write(dir.resolve(f.getKey()), f.getValue());
+            }
+            download(handle.sharedFiles(), dir);
+            return format;
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot restore incremental RocksDB state of " + context + " from "
+                    + describe(handle.delegate()) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes, in every given column family of a DB opened in place, the key groups outside the backend's range:
+     * two {@code deleteRange}s per column family (below and above the range), whatever the number of rows.
+     *
+     * @throws IOException naming the subtask if RocksDB fails
+     */
+    void clip(RocksDB db, WriteOptions writeOptions, List<ColumnFamilyHandle> columns) throws IOException {
+        byte[] first = KeyBytes.keyGroupPrefix(0);
+        byte[] start = KeyBytes.keyGroupPrefix(range.start());
+        byte[] afterEnd = KeyBytes.keyGroupPrefix(range.end() + 1);
+        byte[] beyondAll = KeyBytes.keyGroupPrefix(0x8000); // key groups are < 32768
+        try {
+            for (ColumnFamilyHandle c : columns) {
+                if (range.start() > 0) {
+                    db.deleteRange(c, writeOptions, first, start);
+                }
+                if (range.end() + 1 < 0x8000) {
+                    db.deleteRange(c, writeOptions, afterEnd, beyondAll);
+                }
+            }
+        } catch (RocksDBException e) {
+            throw new IOException("cannot delete the foreign key groups of the RocksDB opened in place for " + context
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Copies the rows of the key groups each handle shares with the backend's range into {@code target}.
+     *
      * @throws IOException naming the handle's file and the subtask if a file is missing, has the wrong size or
      *         CRC32, or the old DB cannot be opened or read
      */
@@ -73,15 +144,7 @@ final class IncrementalRestorer {
             }
             Path dir = workDirectory.resolve("restore-" + n++);
             try {
-                Files.createDirectories(dir);
-                IncrementalFormat format;
-                try (DataInputStream in = new DataInputStream(handle.delegate().open())) {
-                    format = IncrementalFormat.read(in);
-                }
-                for (Map.Entry<String, byte[]> f : format.files().entrySet()) {
-                    Files.write(dir.resolve(f.getKey()), f.getValue());
-                }
-                download(handle.sharedFiles(), dir);
+                IncrementalFormat format = download(handle, dir);
                 copyRange(dir, format, first, last, target, writeOptions, columns);
             } catch (IOException | RuntimeException e) {
                 throw new IOException("cannot restore incremental RocksDB state of " + context + " from "

@@ -11,6 +11,14 @@ final class KeyContext {
     int keyGroup;
     /** {@code key group (2 bytes) | serialized key}; null before the first key. */
     byte[] prefix;
+    /** The record path's reusable buffers (for the key itself and the current state's values). */
+    final ScratchBuffers scratch = new ScratchBuffers();
+    /** The backend's read options for point reads (owned by its {@link RocksDBResources}). */
+    final org.rocksdb.ReadOptions readOptions;
+
+    KeyContext(org.rocksdb.ReadOptions readOptions) {
+        this.readOptions = readOptions;
+    }
 
     /** @return the current prefix */
     byte[] prefix() {

@@ -40,6 +40,7 @@ final class RestoredStateLoader {
     }
 
     /**
+     * @param descriptor the state's descriptor; null for {@link StateKind#TIMERS}
      * @throws UncheckedIOException naming the state, key group and subtask if the entries do not match the
      *         descriptor's serializers
      * @throws IllegalStateException if RocksDB fails to write
@@ -47,7 +48,9 @@ final class RestoredStateLoader {
     void load(AbstractRocksState state, StateDescriptor<?> descriptor, RestoredState from) {
         TypeSerializer<?> valueSerializer;
         TypeSerializer<?> userKeySerializer = null;
-        if (descriptor instanceof StateDescriptor.Value<?> v) {
+        if (descriptor == null) {
+            valueSerializer = null; // timers: timestamps, no serializer
+        } else if (descriptor instanceof StateDescriptor.Value<?> v) {
             valueSerializer = v.serializer();
         } else if (descriptor instanceof StateDescriptor.List<?> l) {
             valueSerializer = l.serializer();
@@ -93,6 +96,13 @@ final class RestoredStateLoader {
             byte[] prefix = KeyBytes.concat(group, Arrays.copyOfRange(bytes, keyStart, in.position()));
             int valueStart = in.position();
             switch (state.kind) {
+                case TIMERS -> {
+                    int n = data.readInt();
+                    for (int k = 0; k < n; k++) {
+                        batch.put(state.column, RocksTimerQueue.row(prefix, 0, prefix.length, data.readLong()),
+                                RocksTimerQueue.EMPTY);
+                    }
+                }
                 case VALUE, REDUCING -> {
                     valueSerializer.deserialize(data);
                     batch.put(state.column, prefix, Arrays.copyOfRange(bytes, valueStart, in.position()));

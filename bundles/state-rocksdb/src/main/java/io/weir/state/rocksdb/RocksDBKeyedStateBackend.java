@@ -9,12 +9,12 @@ import io.weir.core.state.AsyncSnapshot;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.core.state.KeyedTimerQueue;
 import io.weir.core.storage.CheckpointStreamFactory;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,12 +78,12 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final TypeSerializer<Row> keySerializer;
     private final String context;
     private final Path directory;
-    private final DBOptions dbOptions;
+    private final RocksDBResources resources;
     private final ColumnFamilyOptions columnOptions;
     private final WriteOptions writeOptions;
     private final RocksDB db;
     private final ColumnFamilyHandle defaultColumn;
-    private final KeyContext ctx = new KeyContext();
+    private final KeyContext ctx;
     private final boolean incremental;
     /** A column family of the DB: a registered state's, or one restored from an incremental snapshot. */
     private record Column(String name, StateKind kind, ColumnFamilyHandle handle) {
@@ -93,6 +94,10 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, AbstractRocksState> states = new LinkedHashMap<>();
     // Task thread only. SST name -> handle: the shared files of the last completed checkpoint, reusable.
     private Map<String, SharedFileHandle> confirmed = Map.of();
+    // Task thread only. The checkpoint whose files confirmed holds (-1: none).
+    private long confirmedId = -1;
+    // Task thread only. Ids of snapshots taken, not aborted, and newer than confirmedId.
+    private final java.util.NavigableSet<Long> taken = new java.util.TreeSet<>();
     // Written by the async part, read and cleared on the task thread: checkpoint id -> its shared files.
     private final ConcurrentMap<Long, Map<String, SharedFileHandle>> pendingShared = new ConcurrentHashMap<>();
     // Task thread only. Restored states not yet registered; entries are removed on registration.
@@ -113,6 +118,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * @param incremental whether checkpoints (not savepoints) are incremental where the storage allows it
      * @throws IOException naming the file and the subtask if restore state is missing or corrupt, or naming
      *         the directory if the DB cannot be created there
+     * @throws IllegalArgumentException naming the key if a {@code state.backend.rocksdb.*} option is invalid
      */
     public RocksDBKeyedStateBackend(KeyedStateBackendParameters parameters, Path localDirectory, boolean incremental)
             throws IOException {
@@ -133,24 +139,47 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         String name = ("weir-rocksdb-" + parameters.jobName() + "-" + parameters.operatorId() + "-" + parameters.subtaskIndex() + "-")
                 .replaceAll("[^A-Za-z0-9._-]", "_");
         this.directory = Files.createTempDirectory(localDirectory, name);
-        this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-        this.columnOptions = new ColumnFamilyOptions();
-        this.writeOptions = new WriteOptions().setDisableWAL(true);
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
-            this.db = RocksDB.open(dbOptions, directory.resolve("db").toString(),
-                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), handles);
-        } catch (RocksDBException e) {
-            writeOptions.close();
-            columnOptions.close();
-            dbOptions.close();
+            this.resources = new RocksDBResources(parameters.config());
+        } catch (RuntimeException e) {
             deleteDirectory();
-            throw new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
+            throw e;
+        }
+        this.columnOptions = resources.columns;
+        this.ctx = new KeyContext(resources.read);
+        this.writeOptions = resources.write;
+        IncrementalRestorer restorer = new IncrementalRestorer(directory, range, context);
+        KeyGroupsStateHandle inPlace = restorer.largestOverlap(incrementalHandles);
+        Path dbDirectory = directory.resolve("db");
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions));
+        Map<String, StateKind> inPlaceColumns = Map.of();
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        long restoreStart = System.nanoTime();
+        try {
+            if (inPlace != null) {
+                inPlaceColumns = restorer.download(inPlace, dbDirectory).columns();
+                inPlaceColumns.keySet().forEach(n -> descriptors.add(new ColumnFamilyDescriptor(columnName(n), columnOptions)));
+            }
+            this.db = RocksDB.open(resources.db, dbDirectory.toString(), descriptors, handles);
+        } catch (IOException | RocksDBException e) {
+            resources.close();
+            deleteDirectory();
+            throw e instanceof IOException io ? io
+                    : new IOException("cannot open RocksDB for " + context + " in " + directory + ": " + e.getMessage(), e);
         }
         this.defaultColumn = handles.get(0);
-        if (!incrementalHandles.isEmpty()) {
+        int i = 1;
+        for (Map.Entry<String, StateKind> c : inPlaceColumns.entrySet()) {
+            columns.put(c.getKey(), new Column(c.getKey(), c.getValue(), handles.get(i++)));
+        }
+        if (inPlace != null) {
             try {
-                new IncrementalRestorer(directory, range, context).restore(incrementalHandles, db, writeOptions, this::column);
+                restorer.clip(db, writeOptions, handles.subList(1, handles.size()));
+                List<KeyGroupsStateHandle> others = incrementalHandles.stream().filter(h -> h != inPlace).toList();
+                restorer.restore(others, db, writeOptions, this::column);
+                LOG.info("Restored RocksDB of {} (key groups {}) from {} incremental handle(s), one opened in place, in {} ms",
+                        context, range, incrementalHandles.size(), (System.nanoTime() - restoreStart) / 1_000_000);
             } catch (IOException | RuntimeException e) {
                 close();
                 throw e;
@@ -205,7 +234,16 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         if (key != ctx.key || keyGroup != ctx.keyGroup) {
             ctx.key = key;
             ctx.keyGroup = keyGroup;
-            ctx.prefix = KeyBytes.concat(KeyBytes.keyGroupPrefix(keyGroup), KeyBytes.serialize(keySerializer, key));
+            ScratchBuffers.Output out = ctx.scratch.out;
+            out.reset();
+            out.write(keyGroup >>> 8);
+            out.write(keyGroup);
+            try {
+                keySerializer.serialize(key, out.data);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot serialize key " + key + " of " + context + ": " + e.getMessage(), e);
+            }
+            ctx.prefix = Arrays.copyOf(out.buffer(), out.size());
         }
     }
 
@@ -254,6 +292,47 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         return (S) state;
     }
 
+    /**
+     * Returns the timer queue {@code name} ({@link RocksTimerQueue}: a column family of kind TIMERS), creating
+     * it on the first call with its restored timers (from a canonical snapshot of either backend, or already in
+     * the DB after an incremental restore); later calls return the same queue.
+     *
+     * @throws IllegalStateException if {@code name} is registered, or was checkpointed, as a non-timer state, or
+     *         the backend is closed
+     * @throws UncheckedIOException naming the state and subtask if restored timers do not deserialize
+     */
+    @Override
+    public KeyedTimerQueue timerQueue(String name) {
+        checkOpen();
+        AbstractRocksState existing = states.get(name);
+        if (existing != null) {
+            if (existing.kind != StateKind.TIMERS) {
+                throw new IllegalStateException("state '" + name + "' of " + context + " is registered as "
+                        + existing.kind + ", requested as timers");
+            }
+            return (RocksTimerQueue) existing;
+        }
+        RestoredState fromSnapshot = restored.get(name);
+        if (fromSnapshot != null && fromSnapshot.kind != StateKind.TIMERS) {
+            throw new IllegalStateException("state '" + name + "' of " + context + " was checkpointed as "
+                    + fromSnapshot.kind + ", requested as timers");
+        }
+        ColumnFamilyHandle handle = column(name, StateKind.TIMERS);
+        if (fromSnapshot != null) {
+            AbstractRocksState loading = new AbstractRocksState(name, StateKind.TIMERS, handle, db, writeOptions, ctx, context) {
+            };
+            new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(loading, null, fromSnapshot);
+            restored.remove(name);
+        }
+        RocksTimerQueue queue = new RocksTimerQueue(name, handle, db, writeOptions, ctx, keySerializer, range, context,
+                resources.timerCacheSize);
+        states.put(name, queue);
+        if (queue.size() > 0) {
+            LOG.debug("Restored {} timers '{}' of {}", queue.size(), name, context);
+        }
+        return queue;
+    }
+
     private AbstractRocksState create(StateDescriptor<?> d, ColumnFamilyHandle column) {
         if (d instanceof StateDescriptor.Value<?> v) {
             return new RocksValueState<>(v.name(), v.serializer(), column, db, writeOptions, ctx, context);
@@ -282,6 +361,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     @Override
     public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
         checkOpen();
+        taken.add(checkpointId);
         boolean empty = restored.values().stream().allMatch(RestoredState::isEmpty);
         for (Column c : columns.values()) {
             empty &= isEmpty(c.handle());
@@ -328,19 +408,36 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
                 files -> pendingShared.put(checkpointId, files), lease, context);
     }
 
-    /** From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots. */
+    /**
+     * From now on the shared files of checkpoint {@code checkpointId} are reused by later incremental snapshots,
+     * unless this backend took a snapshot after it (not aborted) before learning of its completion: that snapshot
+     * did not reference them, and once it completes it subsumes {@code checkpointId} and the coordinator deletes
+     * the files only {@code checkpointId} referenced. Then nothing is reused until the completion of a checkpoint
+     * after which no snapshot was taken (one full upload). A notification older than the files in use is ignored.
+     */
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         Map<String, SharedFileHandle> files = pendingShared.remove(checkpointId);
         pendingShared.keySet().removeIf(id -> id < checkpointId);
-        if (files != null) {
-            confirmed = Map.copyOf(files);
+        if (checkpointId <= confirmedId) {
+            return;
+        }
+        boolean laterSnapshot = taken.higher(checkpointId) != null;
+        taken.headSet(checkpointId, true).clear();
+        confirmedId = checkpointId;
+        if (laterSnapshot) {
+            LOG.debug("Checkpoint {} of {} completed after a later snapshot was taken: its files are not reused", checkpointId,
+                    context);
+            confirmed = Map.of();
+        } else {
+            confirmed = files == null ? Map.of() : Map.copyOf(files);
         }
     }
 
     @Override
     public void notifyCheckpointAborted(long checkpointId) {
         pendingShared.remove(checkpointId);
+        taken.remove(checkpointId);
     }
 
     private boolean isEmpty(ColumnFamilyHandle column) {
@@ -389,9 +486,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         }
         defaultColumn.close();
         db.close();
-        writeOptions.close();
-        columnOptions.close();
-        dbOptions.close();
+        resources.close();
         deleteDirectory();
         LOG.debug("Closed RocksDB of {} and deleted {}", context, directory);
     }

@@ -21,15 +21,15 @@ final class RocksReducingState<T> extends AbstractRocksState implements Reducing
 
     @Override
     public T get() {
-        byte[] bytes = get(ctx.prefix());
-        return bytes == null ? null : KeyBytes.deserialize(serializer, bytes, 0, "reducing state '" + name + "'");
+        int n = getIntoScratch(ctx.prefix());
+        return n < 0 ? null : ctx.scratch.deserialize(serializer, n, "reducing state '" + name + "'");
     }
 
     @Override
     public void add(T value) throws Exception {
         T current = get();
         T next = current == null ? value : reduce.reduce(current, value);
-        put(ctx.prefix(), KeyBytes.serialize(serializer, next));
+        put(ctx.prefix(), ctx.scratch.serialize(serializer, next, "reducing state '" + name + "'"));
     }
 
     @Override

@@ -18,8 +18,8 @@ final class RocksValueState<T> extends AbstractRocksState implements ValueState<
 
     @Override
     public T value() {
-        byte[] bytes = get(ctx.prefix());
-        return bytes == null ? null : KeyBytes.deserialize(serializer, bytes, 0, "value state '" + name + "'");
+        int n = getIntoScratch(ctx.prefix());
+        return n < 0 ? null : ctx.scratch.deserialize(serializer, n, "value state '" + name + "'");
     }
 
     @Override
@@ -27,7 +27,7 @@ final class RocksValueState<T> extends AbstractRocksState implements ValueState<
         if (value == null) {
             clear();
         } else {
-            put(ctx.prefix(), KeyBytes.serialize(serializer, value));
+            put(ctx.prefix(), ctx.scratch.serialize(serializer, value, "value state '" + name + "'"));
         }
     }
 

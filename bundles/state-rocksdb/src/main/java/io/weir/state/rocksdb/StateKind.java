@@ -12,7 +12,13 @@ enum StateKind {
     VALUE(1),
     LIST(2),
     MAP(3),
-    REDUCING(4);
+    REDUCING(4),
+    /**
+     * Timers of a {@link io.weir.core.state.KeyedTimerQueue} (not a user state: no descriptor maps to it). In
+     * RocksDB one row per timer, {@code key group | timestamp | key} ({@link RocksTimerQueue}); in the canonical
+     * format one entry per key, its timestamps ascending, as the heap backend writes them.
+     */
+    TIMERS(5);
 
     final byte code;
 

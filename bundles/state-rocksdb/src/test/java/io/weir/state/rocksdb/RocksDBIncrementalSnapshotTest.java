@@ -1,13 +1,11 @@
 package io.weir.state.rocksdb;
 
-import io.weir.api.RowSerializer;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.SharedFileHandle;
 import io.weir.core.config.Configuration;
 import io.weir.core.state.KeyGroupAssignment;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
-import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.state.StateBackend;
 import io.weir.state.heap.HeapStateBackend;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +21,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.KEY_SCHEMA;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.MAX_PARALLELISM;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.VALUE;
 import static io.weir.state.rocksdb.RocksDBKeyedStateBackendTest.key;
@@ -49,10 +46,8 @@ class RocksDBIncrementalSnapshotTest {
     }
 
     private KeyedStateBackend create(StateBackend type, KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {
-        KeyedStateBackend b = type.createKeyedStateBackend(new KeyedStateBackendParameters("job", "op", 0, MAX_PARALLELISM,
-                range, new RowSerializer(KEY_SCHEMA), restore, Configuration.empty()
-                        .with("state.backend.rocksdb.localdir", local.toString())
-                        .with("state.backend.incremental", true)));
+        KeyedStateBackend b = TestBackends.create(type, local, range, restore,
+                Configuration.empty().with("state.backend.incremental", true));
         open.add(b);
         return b;
     }
@@ -117,6 +112,33 @@ class RocksDBIncrementalSnapshotTest {
         KeyedStateBackend restored = rocks(ALL, List.of(two));
         assertValues(restored, 0, 10, "changed");
         assertValues(restored, 10, KEYS, "v");
+    }
+
+    /**
+     * Checkpoint 1 completes only after snapshot 2 was taken (short interval): snapshot 2 uploaded its own copies, and
+     * when checkpoint 2 completes the coordinator deletes the files only checkpoint 1 referenced. So snapshot 3 must
+     * not reuse checkpoint 1's files (a restore from 3 found them missing in HourlyWindowExactlyOnceTest).
+     */
+    @Test
+    void filesOfACheckpointCompletedAfterALaterSnapshotAreNotReused() throws Exception {
+        KeyedStateBackend b = rocks(ALL, List.of());
+        put(b, 0, KEYS, "v");
+        b.snapshot(1, MemoryStreamFactory.withSharedState()).write();
+        put(b, 0, 10, "changed");
+        KeyGroupsStateHandle two = b.snapshot(2, MemoryStreamFactory.withSharedState()).write();
+        assertThat(two.sharedFiles()).allSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(2));
+        b.notifyCheckpointComplete(1); // late: snapshot 2 exists
+
+        put(b, 10, 20, "changed");
+        KeyGroupsStateHandle three = b.snapshot(3, MemoryStreamFactory.withSharedState()).write();
+        assertThat(three.sharedFiles()).noneSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(1));
+
+        b.notifyCheckpointComplete(3); // 2's notification never came (subsumed): 3 is the newest, its files are reused
+        b.notifyCheckpointComplete(2); // stale
+        put(b, 20, 30, "changed");
+        KeyGroupsStateHandle four = b.snapshot(4, MemoryStreamFactory.withSharedState()).write();
+        assertThat(four.sharedFiles()).filteredOn(f -> f.uploadedBy() != 4).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.uploadedBy()).isEqualTo(3));
     }
 
     @Test
