@@ -40,6 +40,9 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         CheckpointMetadata load(String pointer) throws IOException;
     }
 
+    /** Sends of one ADD before its outcome is given up as unknown. */
+    static final int ADD_ATTEMPTS = 5;
+
     private final String jobName;
     private final IMap<String, StoreState> map;
     private final long epoch;
@@ -87,7 +90,7 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
     public void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint, Consumer<CompletedCheckpoint> onSubsumed) {
         StoredCheckpoint stored = new StoredCheckpoint(checkpoint.checkpointId(), checkpoint.externalPointer(),
                 checkpoint.triggerTimestamp(), checkpoint.completionTimestamp());
-        StoreProcessor.Result result = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored, maxRetained));
+        StoreProcessor.Result result = addResolvingUnknownOutcome(stored);
         if (result.refused()) {
             throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId(), epoch, result.storedEpoch());
         }
@@ -108,6 +111,36 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
                 LOG.warn("Discarding subsumed checkpoint {} of job {} failed", old.checkpointId(), jobName, e);
             }
         }
+    }
+
+    /**
+     * Sends the ADD; if the call fails without an answer (a timeout, the member holding the primary copy gone), the
+     * write may or may not have happened, and the caller discards the checkpoint's files on failure: so the ADD is
+     * sent again (up to {@value #ADD_ATTEMPTS} times in all). A repeated ADD of a checkpoint the entry already holds
+     * as its newest counts as done (what it subsumed the first time is then not discarded here: logged).
+     */
+    private StoreProcessor.Result addResolvingUnknownOutcome(StoredCheckpoint stored) {
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= ADD_ATTEMPTS; attempt++) {
+            try {
+                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored, maxRetained));
+                if (attempt > 1 && r.notNewer() && r.latestId() == stored.checkpointId()) {
+                    LOG.warn("Job {}: checkpoint {} was added to the completed store by an earlier attempt whose answer was lost;"
+                            + " checkpoints it subsumed then keep their files until the job's next restore", jobName,
+                            stored.checkpointId());
+                    return new StoreProcessor.Result(false, false, r.storedEpoch(), r.latestId(), List.of());
+                }
+                return r;
+            } catch (FencedWriteException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                last = e;
+                LOG.warn("Job {}: adding checkpoint {} to the completed store failed without an answer (attempt {} of {}): {}",
+                        jobName, stored.checkpointId(), attempt, ADD_ATTEMPTS, e.toString());
+            }
+        }
+        throw new IllegalStateException("job " + jobName + ": checkpoint " + stored.checkpointId() + " could not be added to the"
+                + " completed store in " + ADD_ATTEMPTS + " attempts; its outcome is unknown", last);
     }
 
     /**

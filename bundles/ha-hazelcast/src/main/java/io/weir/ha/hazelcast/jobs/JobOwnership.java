@@ -38,8 +38,9 @@ import java.util.function.LongSupplier;
  * <p>Split-brain: a member that sees fewer than a majority of the configured members stops all its runs and assigns
  * nothing.
  *
- * <p>Threads: {@link #loop} (renewals, reconciliation, leader work; makes cluster calls) and {@link #watchdog}
- * (deadline and quorum checks; no cluster calls, so a hung cluster call never delays a stop). {@link #runs} is a
+ * <p>Threads: {@link #loop} (reconciliation, starts, leader work; makes cluster calls), {@link #renewer} (asynchronous
+ * renewals) and {@link #watchdog} (deadline and quorum checks; no cluster calls, so a hung cluster call never delays a
+ * stop). {@link #runs} is a
  * concurrent map; a run's renewal time is volatile.
  */
 public final class JobOwnership implements AutoCloseable {
@@ -62,8 +63,15 @@ public final class JobOwnership implements AutoCloseable {
     private final Map<String, LocalRun> runs = new ConcurrentHashMap<>();
     /** Loop thread only. */
     private final Map<String, Integer> startFailures = new ConcurrentHashMap<>();
+    /**
+     * Job name → the epoch of a run this node stopped while the store still gives the job to it: it is started again
+     * only under a new epoch (reclaimed), so the stopped run's late writes are refused and never mixed with the new run's.
+     */
+    private final Map<String, Long> abandoned = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = daemon("weir-cluster-jobs");
     private final ScheduledExecutorService watchdog = daemon("weir-cluster-lease-watchdog");
+    /** Sends the renewals (asynchronous calls), so a slow start of a run on {@link #loop} never delays them. */
+    private final ScheduledExecutorService renewer = daemon("weir-cluster-lease-renewer");
     /** Loop thread only: whether the last tick saw a majority (for logging changes once). */
     private boolean quorate = true;
 
@@ -106,6 +114,7 @@ public final class JobOwnership implements AutoCloseable {
             loop.scheduleWithFixedDelay(() -> guarded("tick", () -> tick(hz)), 0, TICK_MS, TimeUnit.MILLISECONDS);
             watchdog.scheduleWithFixedDelay(() -> guarded("watchdog", () -> watch(hz)), WATCHDOG_MS, WATCHDOG_MS,
                     TimeUnit.MILLISECONDS);
+            renewer.scheduleWithFixedDelay(() -> guarded("renewal", () -> renew(hz)), TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         });
     }
 
@@ -128,18 +137,8 @@ public final class JobOwnership implements AutoCloseable {
         }
     }
 
-    private void tick(HazelcastInstance hz) {
-        List<Member> members = new ArrayList<>(hz.getCluster().getMembers());
-        boolean majority = members.size() >= settings.quorum();
-        if (majority != quorate) {
-            LOG.warn(majority ? "This node sees {} of {} members again: it runs and assigns jobs"
-                    : "This node sees only {} of {} members (a minority): it stops its jobs and takes over none",
-                    members.size(), settings.members().size());
-            quorate = majority;
-        }
-        if (!majority) {
-            return; // the watchdog stops the runs
-        }
+    /** Renewer thread: one asynchronous RENEW per run; a refusal stops the run, a success moves its deadline. */
+    private void renew(HazelcastInstance hz) {
         String self = hz.getCluster().getLocalMember().getUuid().toString();
         ClusterJobStore store = new ClusterJobStore(hz);
         for (LocalRun run : runs.values()) {
@@ -155,11 +154,32 @@ public final class JobOwnership implements AutoCloseable {
                 }
             });
         }
+    }
+
+    private void tick(HazelcastInstance hz) {
+        List<Member> members = new ArrayList<>(hz.getCluster().getMembers());
+        boolean majority = members.size() >= settings.quorum();
+        if (majority != quorate) {
+            LOG.warn(majority ? "This node sees {} of {} members again: it runs and assigns jobs"
+                    : "This node sees only {} of {} members (a minority): it stops its jobs and takes over none",
+                    members.size(), settings.members().size());
+            quorate = majority;
+        }
+        if (!majority) {
+            return; // the watchdog stops the runs
+        }
+        String self = hz.getCluster().getLocalMember().getUuid().toString();
+        ClusterJobStore store = new ClusterJobStore(hz);
         List<ClusterJob> jobs = store.all();
         for (ClusterJob job : jobs) {
             LocalRun run = runs.get(job.name());
             boolean mine = job.status() == ClusterJobStatus.RUNNING && self.equals(job.owner());
-            if (mine && run == null) {
+            if (mine && run == null && abandoned.getOrDefault(job.name(), -1L) == job.epoch()) {
+                if (store.assign(job.name(), job.epoch(), self, settings.nodeUrl())) {
+                    LOG.info("Job {} reclaimed by this node under epoch {} (its run under epoch {} was stopped)", job.name(),
+                            job.epoch() + 1, job.epoch());
+                }
+            } else if (mine && run == null) {
                 start(store, self, job);
             } else if (run != null && (!mine || job.epoch() != run.epoch)) {
                 stop(run, "the job store says " + describe(job), job.status() == ClusterJobStatus.CANCELED);
@@ -202,6 +222,11 @@ public final class JobOwnership implements AutoCloseable {
             return;
         }
         startFailures.remove(job.name());
+        if (runs.get(job.name()) != run) {
+            LOG.warn("Job {} (epoch {}) was stopped while it started; suspending the run", job.name(), job.epoch());
+            run.handle.suspend();
+            return;
+        }
         LOG.info("Running job {} under epoch {} (owner {})", job.name(), job.epoch(), settings.nodeUrl());
         run.handle.result().whenComplete((result, error) -> loop.execute(() -> guarded("end of " + job.name(),
                 () -> ended(store, self, run, result, error))));
@@ -213,6 +238,7 @@ public final class JobOwnership implements AutoCloseable {
             return;
         }
         leases.release(run.name, run.epoch);
+        abandoned.put(run.name, run.epoch);
         LOG.warn("Stopping this node's run of job {} (epoch {}): {}", run.name, run.epoch, why);
         JobHandle handle = run.handle;
         if (handle != null) {
@@ -290,5 +316,6 @@ public final class JobOwnership implements AutoCloseable {
     public void close() {
         loop.shutdownNow();
         watchdog.shutdownNow();
+        renewer.shutdownNow();
     }
 }
