@@ -30,7 +30,18 @@ import static org.awaitility.Awaitility.await;
 class HaFailoverIT {
     private static final Logger LOG = LoggerFactory.getLogger(HaFailoverIT.class);
     private static final int KILLS = 10;
-    private static final Duration FINISH = Duration.ofMinutes(12);
+    private static final Duration FINISH = Duration.ofMinutes(20);
+    /**
+     * Pause per record of the two jobs' aggregates (6,000 records per subtask): they must outlive ten kill-and-restart
+     * cycles. 60 ms (6 min) suffices where a node restarts in seconds; on a heavily loaded machine (node start ~1 min)
+     * pass {@code -Dha.it.sleep-ms=150}.
+     */
+    private static final int SLEEP_MS = Integer.getInteger("ha.it.sleep-ms", 60);
+    /**
+     * Unaligned checkpoints: with aligned ones a barrier waits behind every queued record (sleeping per record), so a
+     * restored run's first checkpoint took minutes under load; what is tested here is ownership, not alignment.
+     */
+    private static final Map<String, String> JOB_CONFIG = Map.of("execution.checkpointing.unaligned.enabled", "true");
 
     @TempDir
     Path work;
@@ -40,10 +51,10 @@ class HaFailoverIT {
         Path checkpoints = work.resolve("checkpoints");
         Map<String, WeirProcesses.Truth> truthA = WeirProcesses.writeFlights(work.resolve("a.jsonl"), 12_000, 11);
         Map<String, WeirProcesses.Truth> truthB = WeirProcesses.writeFlights(work.resolve("b.jsonl"), 12_000, 22);
-        Path jobA = WeirProcesses.writeFlightJob("a.json", "ha-a", work.resolve("a.jsonl"), checkpoints, work.resolve("out-a"), 60, 2,
-                Map.of());
-        Path jobB = WeirProcesses.writeFlightJob("b.json", "ha-b", work.resolve("b.jsonl"), checkpoints, work.resolve("out-b"), 60, 2,
-                Map.of());
+        Path jobA = WeirProcesses.writeFlightJob("a.json", "ha-a", work.resolve("a.jsonl"), checkpoints, work.resolve("out-a"), SLEEP_MS, 2,
+                JOB_CONFIG);
+        Path jobB = WeirProcesses.writeFlightJob("b.json", "ha-b", work.resolve("b.jsonl"), checkpoints, work.resolve("out-b"), SLEEP_MS, 2,
+                JOB_CONFIG);
         try (HaCluster cluster = new HaCluster(work, 3)) {
             cluster.startAll();
             cluster.submit(0, jobA);
@@ -51,6 +62,9 @@ class HaFailoverIT {
             List<Long> failoverMs = new ArrayList<>();
             for (int kill = 0; kill < KILLS; kill++) {
                 String job = running(cluster, kill % 2 == 0 ? "ha-a" : "ha-b");
+                if (job == null) {
+                    break; // both finished: the output is still checked below, then the kill count
+                }
                 int owner = awaitOwnerWithCheckpoint(cluster, job);
                 long killedAt = System.currentTimeMillis();
                 cluster.kill(owner);
@@ -76,6 +90,7 @@ class HaFailoverIT {
             WeirProcesses.assertExactlyOnce(work.resolve("out-b"), truthB);
             assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-a");
             assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-b");
+            assertThat(failoverMs).as("kills done before both jobs finished (raise -Dha.it.sleep-ms)").hasSize(KILLS);
         }
     }
 
@@ -84,7 +99,7 @@ class HaFailoverIT {
         Path checkpoints = work.resolve("checkpoints");
         Map<String, WeirProcesses.Truth> truth = WeirProcesses.writeFlights(work.resolve("z.jsonl"), 6_000, 33);
         Path job = WeirProcesses.writeFlightJob("z.json", "ha-z", work.resolve("z.jsonl"), checkpoints, work.resolve("out-z"), 15, 2,
-                Map.of());
+                JOB_CONFIG);
         try (HaCluster cluster = new HaCluster(work, 3)) {
             cluster.startAll();
             cluster.submit(2, job);
@@ -115,7 +130,7 @@ class HaFailoverIT {
         }
     }
 
-    /** @return {@code preferred} if it runs, else the other job; fails if neither runs (the input was too short) */
+    /** @return {@code preferred} if it runs, else the other job; null if neither runs any more */
     private static String running(HaCluster cluster, String preferred) throws Exception {
         Map<String, JsonObject> jobs = awaitAnswer(cluster);
         String other = preferred.equals("ha-a") ? "ha-b" : "ha-a";
@@ -125,7 +140,8 @@ class HaFailoverIT {
                 return name;
             }
         }
-        throw new AssertionError("both jobs ended before all kills were done (make the input longer): " + jobs);
+        LOG.warn("Both jobs ended before all kills were done: {}", jobs);
+        return null;
     }
 
     private static Map<String, JsonObject> awaitAnswer(HaCluster cluster) {
