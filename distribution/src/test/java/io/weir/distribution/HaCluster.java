@@ -133,7 +133,8 @@ final class HaCluster implements AutoCloseable {
 
     /** @return the cluster's jobs as node {@code i} sees them, by name */
     Map<String, JsonObject> jobs(int i) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(i) + "/cluster/jobs")).GET().build(),
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(i) + "/cluster/jobs")).timeout(Duration.ofSeconds(5))
+                        .GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonArray a = jakarta.json.Json.createReader(new java.io.StringReader(r.body())).readArray();
