@@ -28,4 +28,15 @@ public interface CommandExecutor {
     default int runNode(NodeSettings settings) {
         throw new UnsupportedOperationException("this executor runs no node");
     }
+
+    /**
+     * Runs a node that is a member of a cluster (docs/ha.md) until it is stopped.
+     *
+     * @param settings where the node listens and keeps its files
+     * @param cluster the cluster it joins
+     * @return the process exit code, as {@link #runNode(NodeSettings)}
+     */
+    default int runNode(NodeSettings settings, NodeCluster cluster) {
+        throw new UnsupportedOperationException("this executor runs no cluster node");
+    }
 }

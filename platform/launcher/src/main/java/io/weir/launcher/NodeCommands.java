@@ -59,7 +59,9 @@ final class NodeCommands {
 
         @Override
         public Integer call() {
-            return parent.executor.runNode(options.settings(parent.home));
+            NodeCluster cluster = options.cluster();
+            NodeSettings settings = options.settings(parent.home);
+            return cluster == null ? parent.executor.runNode(settings) : parent.executor.runNode(settings, cluster);
         }
     }
 

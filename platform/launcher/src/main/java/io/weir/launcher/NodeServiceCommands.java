@@ -35,6 +35,27 @@ final class NodeServiceCommands {
                     + "paths in requests must lie inside it (default: DATA_DIR/savepoints).")
         Path savepointDir;
 
+        @Option(names = "--cluster", paramLabel = "HOST:PORT,...",
+                description = "Join a cluster of nodes (docs/ha.md): every member's address, each listed separately, e.g. "
+                    + "127.0.0.1:5701,127.0.0.1:5702,127.0.0.1:5703. Jobs then run on any member and move to the survivors "
+                    + "when their node dies; checkpoints must go to a directory all members share.")
+        String cluster;
+
+        @Option(names = "--cluster-port", paramLabel = "N",
+                description = "This node's member port (one of --cluster's); default: the first listed 127.0.0.1 port that is free.")
+        Integer clusterPort;
+
+        /** @return the cluster to join, or null without {@code --cluster} */
+        NodeCluster cluster() {
+            if (cluster == null) {
+                if (clusterPort != null) {
+                    throw new LauncherException(ExitCodes.USAGE, "--cluster-port needs --cluster");
+                }
+                return null;
+            }
+            return NodeCluster.parse(cluster, clusterPort);
+        }
+
         /** @return the settings, paths made absolute ({@code home/data} by default) */
         NodeSettings settings(Path home) {
             return new NodeSettings(NodeSettings.HOST, port, dataDir(home, dataDir),

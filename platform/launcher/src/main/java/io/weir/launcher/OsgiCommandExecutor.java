@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +73,15 @@ public final class OsgiCommandExecutor implements CommandExecutor {
      */
     @Override
     public int runNode(NodeSettings settings) {
+        return runNode(settings, (NodeCluster) null);
+    }
+
+    /**
+     * {@link #runNode(NodeSettings)} with the bundles of feature {@value NodeCluster#FEATURE} added before the engine's
+     * bundle (so the engine binds the cluster's checkpoint recovery factory) and the cluster's framework properties.
+     */
+    @Override
+    public int runNode(NodeSettings settings, NodeCluster cluster) {
         try {
             java.nio.file.Files.createDirectories(settings.dataDir());
         } catch (java.io.IOException e) {
@@ -85,7 +95,12 @@ public final class OsgiCommandExecutor implements CommandExecutor {
             FeatureDescriptor base = readFeature(NODE_FEATURE);
             Map<String, String> config = new java.util.LinkedHashMap<>(base.config());
             config.putAll(settings.frameworkProperties());
-            FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), base.bundles(), config);
+            List<FeatureDescriptor.BundleEntry> bundles = base.bundles();
+            if (cluster != null) {
+                config.putAll(cluster.frameworkProperties(settings));
+                bundles = withClusterBundles(bundles, readFeature(NodeCluster.FEATURE).bundles());
+            }
+            FeatureDescriptor feature = new FeatureDescriptor(base.name(), base.description(), bundles, config);
             return boot(feature, false, release, host -> {
                 new NodeReadiness(settings, NODE_READY_TIMEOUT_MS).await(host::startErrors);
                 out.println(NodeService.LISTENING + settings.url() + " (pid " + pidFile.pid() + ", data directory "
@@ -98,6 +113,18 @@ public final class OsgiCommandExecutor implements CommandExecutor {
             release.run(); // the framework never came up (boot releases it itself once it did)
             throw e;
         }
+    }
+
+    /** @return {@code base} with {@code cluster} inserted before the engine's bundle (weir-runtime), else at the end */
+    static List<FeatureDescriptor.BundleEntry> withClusterBundles(List<FeatureDescriptor.BundleEntry> base,
+            List<FeatureDescriptor.BundleEntry> cluster) {
+        List<FeatureDescriptor.BundleEntry> all = new java.util.ArrayList<>(base);
+        int runtime = 0;
+        while (runtime < all.size() && !all.get(runtime).file().startsWith("weir-runtime-")) {
+            runtime++;
+        }
+        all.addAll(runtime, cluster);
+        return all;
     }
 
     private FeatureDescriptor readFeature(String featureName) {

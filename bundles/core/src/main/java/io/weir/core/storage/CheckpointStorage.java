@@ -138,6 +138,15 @@ public interface CheckpointStorage {
     Optional<String> findLatestCompletedCheckpoint() throws IOException;
 
     /**
+     * @return the highest checkpoint id this storage has a location for, complete or not ({@code chk-<id>}
+     *         directories), 0 if none; a new id must be above it. The default returns 0 (it knows of none)
+     * @throws IOException if the locations cannot be listed
+     */
+    default long highestCheckpointId() throws IOException {
+        return 0;
+    }
+
+    /**
      * The checkpoints a restarted job keeps as its retained ones (PROTOCOL.md §7, {@code num-retained}), so
      * that they are subsumed and discarded in order instead of staying on disk forever.
      *

@@ -142,7 +142,8 @@ public final class JobMaster implements JobHandle, TaskListener {
         };
         this.storage = services.storage().create(config, job.name());
         // Before anything in the checkpoint directory is read or deleted: a second run of this job refuses here.
-        this.runLock = storage.lockRun();
+        // A recovery factory that fences runs by epoch (HA) replaces the OS lock: a paused former owner still holds it.
+        this.runLock = services.recovery().fencesRuns() ? () -> { } : storage.lockRun();
         try {
             discardFinishedRun();
             SavepointRestorePrecheck.check(storage, job);
@@ -151,8 +152,8 @@ public final class JobMaster implements JobHandle, TaskListener {
                     .map(v -> new OperatorInfo(v.id(), v.parallelism(), maxParallelism)).toList();
             this.coordinator = services.coordinators().create(new CheckpointCoordinatorContext(job.name(), config, operators,
                     () -> List.<TaskCheckpointGateway>copyOf(tasks), storage,
-                    services.recovery().createCheckpointIDCounter(job.name()),
-                    services.recovery().createCompletedCheckpointStore(job.name(), config.get(CheckpointingOptions.NUM_RETAINED)),
+                    services.recovery().createCheckpointIDCounter(job.name(), storage),
+                    services.recovery().createCompletedCheckpointStore(job.name(), config.get(CheckpointingOptions.NUM_RETAINED), storage),
                     List.of(), cause -> executor.execute(() -> failover(attempt, cause)), new StatsForwarder()));
         } catch (Exception | Error e) {
             runLock.close();

@@ -524,6 +524,13 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         }
     }
 
+    /** {@inheritDoc} <p>The highest {@code chk-<id>} directory in the job's directory, with or without {@code _metadata}. */
+    @Override
+    public long highestCheckpointId() throws IOException {
+        List<Long> ids = idsNewestFirst();
+        return ids.isEmpty() ? 0 : ids.get(0);
+    }
+
     private List<Long> idsNewestFirst() throws IOException {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {

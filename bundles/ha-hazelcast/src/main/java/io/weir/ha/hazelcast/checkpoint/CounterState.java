@@ -1,0 +1,18 @@
+package io.weir.ha.hazelcast.checkpoint;
+
+import java.io.Serializable;
+
+/**
+ * The value of a job's entry in the counter map.
+ *
+ * @param next the id the next increment returns, ≥ 1
+ * @param epoch the newest fencing epoch that wrote the entry, ≥ 0
+ */
+public record CounterState(long next, long epoch) implements Serializable {
+    /** @throws IllegalArgumentException if {@code next} is below 1 or {@code epoch} below 0 */
+    public CounterState {
+        if (next < 1 || epoch < 0) {
+            throw new IllegalArgumentException("counter state needs next >= 1 and epoch >= 0, got next " + next + ", epoch " + epoch);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.weir.ha.hazelcast.checkpoint;
+
+/**
+ * A write to a job's checkpoint id counter or completed-checkpoint store carried a fencing epoch older than
+ * the one stored: a newer owner has taken the job over, so this process (a former owner, e.g. one that was
+ * paused past its lease) must not issue ids or complete checkpoints for it any more. The coordinator treats
+ * it like any store failure: the checkpoint is aborted and its files discarded; nothing is committed.
+ */
+public final class FencedWriteException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param jobName the job
+     * @param what what was refused, e.g. "completing checkpoint 12"
+     * @param epoch the writer's epoch
+     * @param storedEpoch the newer epoch stored
+     */
+    public FencedWriteException(String jobName, String what, long epoch, long storedEpoch) {
+        super("job " + jobName + ": " + what + " refused: this node's ownership epoch " + epoch
+                + " is older than the stored epoch " + storedEpoch + " (another node owns the job now; this copy stops)");
+    }
+}

