@@ -66,8 +66,12 @@ public record VersionRange(PluginVersion floor, boolean floorInclusive, PluginVe
         return c < 0 || c == 0 && ceilingInclusive;
     }
 
+    /** @return the range as a job spec writes it; {@code any} for {@link #ANY} */
     @Override
     public String toString() {
+        if (equals(ANY)) {
+            return "any";
+        }
         if (ceiling == null) {
             return floorInclusive ? floor.toString() : "(" + floor + ",)";
         }
