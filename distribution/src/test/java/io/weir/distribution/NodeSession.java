@@ -29,13 +29,24 @@ final class NodeSession {
     static final Path WEIR = HOME.resolve("bin/weir");
 
     private final Path work;
+    /** The launcher script this session runs. */
+    private final Path weir;
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
     private int runs;
 
     /** @param work the directory processes run in and write their output files to */
     NodeSession(Path work) {
+        this(work, WEIR);
+    }
+
+    /**
+     * @param work the directory processes run in and write their output files to
+     * @param weir the {@code bin/weir} of another copy of the distribution (a test that changes its {@code plugins/})
+     */
+    NodeSession(Path work, Path weir) {
         this.work = work;
+        this.weir = weir;
     }
 
     /** The HTTP client requests of a test may share. */
@@ -60,7 +71,7 @@ final class NodeSession {
     /** Starts {@code bin/weir args...} with its output in {@code work/<name>-std*.txt} and stdin closed; does not wait. */
     Process weirAsync(String name, String... args) throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(WEIR.toString());
+        command.add(weir.toString());
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
                 .redirectError(work.resolve(name + "-stderr.txt").toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
