@@ -373,6 +373,11 @@ public final class NodeJobs {
                 resumed++;
                 LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
             } catch (RuntimeException e) {
+                if (r.status() == JobStatus.SUSPENDED && r.failure() != null && r.failure().startsWith(PluginUpgrades.WAITING)) {
+                    LOG.warn("Job {} ({}) stays SUSPENDED, {}", r.name(), r.id(), r.failure());
+                    addEnded(r, false); // still waiting: PluginUpgrades resumes it when its plugin is installed
+                    continue;
+                }
                 String reason = "cannot resume after the node restarted: " + (e.getMessage() == null ? e : e.getMessage());
                 LOG.error("Job {} ({}) {}", r.name(), r.id(), reason);
                 addEnded(r.withStatus(JobStatus.FAILED, clock.getAsLong(), reason), true);

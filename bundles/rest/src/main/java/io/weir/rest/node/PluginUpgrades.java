@@ -163,6 +163,12 @@ public final class PluginUpgrades implements AutoCloseable {
     /** By job id; written under {@code moves}. */
     private final java.util.Map<String, Parked> parked = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** @return the savepoint a parked job's record restores, or null for its latest checkpoint */
+    private static Path savepointOf(NodeJob job) {
+        String sp = job.record().overrides().get(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key());
+        return sp == null ? null : Path.of(sp);
+    }
+
     private static String rangeOf(NodeJob job, PluginBinding b) {
         return job.boundVertices().stream().filter(v -> v.plugin().factory() == b.factory()).map(v -> v.versions().toString())
                 .findFirst().orElse("any version");
@@ -177,6 +183,10 @@ public final class PluginUpgrades implements AutoCloseable {
         try {
             for (NodeJob job : jobs.suspended()) {
                 Parked p = parked.get(job.id());
+                if (p == null && job.result() != null && String.valueOf(job.result().failure()).startsWith(WAITING)) {
+                    // parked before the node restarted: no move entry, no graph of the old run to roll back to
+                    p = new Parked(-1, clock.getAsLong(), savepointOf(job), job.graph());
+                }
                 if (p != null) {
                     resumeParked(job, p);
                 }

@@ -202,4 +202,33 @@ class PluginUpgradesTest {
             assertThat(onDisk.overrides()).containsEntry(CheckpointingOptions.SAVEPOINT_PATH.key(), SAVEPOINT.toString());
         }
     }
+
+    @Test
+    void aJobWaitingForItsPluginWhenTheNodeStoppedStillWaitsAfterARestartAndResumes(@org.junit.jupiter.api.io.TempDir Path dir) {
+        JobRegistry store = new JobRegistry(dir, JsonProvider.provider());
+        NodeJobs before = new NodeJobs(engine, registry, JsonProvider.provider(), PluginWait.NONE, System::currentTimeMillis, store);
+        try (PluginUpgrades moving = new PluginUpgrades(before, registry, Path.of("/sp"), System::currentTimeMillis, () -> false)) {
+            before.submit(job(null), Path.of("/tmp"), Map.of());
+            registry.removeSink(v1);
+            assertThat(before.find("j").status()).isEqualTo(JobStatus.SUSPENDED);
+        }
+        before.close();
+
+        // the node restarts without the plugin
+        MapPluginRegistry without = new MapPluginRegistry();
+        without.addSource(registry.source("numbers").orElseThrow());
+        TestEngine second = new TestEngine();
+        NodeJobs after = new NodeJobs(second, without, JsonProvider.provider(), PluginWait.NONE, System::currentTimeMillis, store);
+        try (PluginUpgrades moving = new PluginUpgrades(after, without, Path.of("/sp"), System::currentTimeMillis, () -> false)) {
+            after.recover();
+            assertThat(after.find("j").status()).as("still waiting, not FAILED").isEqualTo(JobStatus.SUSPENDED);
+            assertThat(String.valueOf(after.find("j").result().failure())).startsWith("waiting for plugin discard");
+
+            without.addSink(TestPlugins.discard(), V11);
+
+            await().atMost(WAIT).until(() -> after.find("j").status() == JobStatus.RUNNING);
+            assertThat(second.configs.get("j").get(CheckpointingOptions.SAVEPOINT_PATH)).isEqualTo(SAVEPOINT.toString());
+            assertThat(second.graphs.get(0).vertex("out").plugin().origin()).isEqualTo(V11);
+        }
+    }
 }
