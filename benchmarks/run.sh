@@ -2,6 +2,7 @@
 # Runs the checkpoint benchmark (PROTOCOL.md §5) on the embedded engine.
 #   benchmarks/run.sh VARIANT [--duration-s=N] [--warmup-s=N] [--checkpoint-dir=DIR] [--set key=value]...
 #   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
+#   benchmarks/run.sh upgrade [--upgrades=N]   plugin upgrades in a row under a running job (docs/plugins.md)
 # Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
 # Builds the module (and what it depends on) first when its jar or class path file is missing.
 # Environment: JAVA_OPTS adds JVM flags (e.g. a JFR recording); WEIR_LOG_LEVEL sets the io.weir
@@ -22,6 +23,13 @@ fi
 jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)
 classpath="$jar:$(cat benchmarks/target/classpath.txt)"
 
+main=io.weir.benchmarks.CheckpointBenchmark
+if [ "${1:-}" = upgrade ]; then
+    # benchmarks/run.sh upgrade [--upgrades=N] [--interval-s=N]: plugin upgrades in a row under a running job
+    main=io.weir.benchmarks.upgrade.UpgradeBenchmark
+    shift
+fi
+
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
 exec java -Xms2g -Xmx2g -XX:+UseParallelGC \
     -Dorg.slf4j.simpleLogger.logFile=System.err \
@@ -30,4 +38,4 @@ exec java -Xms2g -Xmx2g -XX:+UseParallelGC \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     -Dorg.slf4j.simpleLogger.log.io.weir="${WEIR_LOG_LEVEL:-warn}" \
     ${JAVA_OPTS:-} \
-    -cp "$classpath" io.weir.benchmarks.CheckpointBenchmark "$@"
+    -cp "$classpath" "$main" "$@"
