@@ -37,6 +37,8 @@ import static org.awaitility.Awaitility.await;
  * the move with its downtime. The jar is then removed: the job goes SUSPENDED naming the missing plugin; put back, the
  * job resumes on its own and runs to its end. The committed output is compared with a ground truth computed here from
  * the input: every update of every origin exactly once; rows written by 1.1 carry the stddev column, rows by 1.0 not.
+ * Between the upgrade and the removal, a 1.2 that throws while restoring ({@link BrokenPluginJar}) is installed beside
+ * 1.1: the job is moved to it and rolled back to 1.1 from the same savepoint, the message naming both versions.
  *
  * <p>The node runs from a private copy of the distribution (its {@code plugins/} is changed; the shared one is not).
  */
@@ -45,8 +47,8 @@ class PluginUpgradeIT {
     private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
     private static final long SEED = 8_2026_12_01L;
     private static final int RECORDS = 20_000;
-    /** Per record at parallelism 2: ≤ ~660 records/s, so the 20,000 outlast the swaps (~30 s) on a loaded machine too. */
-    private static final int SLOW_MS = 3;
+    /** Per record at parallelism 2: ≤ ~400 records/s, so the 20,000 (≥ 50 s) outlast the swaps on a loaded machine too (at 3 ms, 95% were done when the plugin was removed at load ~15). */
+    private static final int SLOW_MS = 5;
     private static final String SHIPPED_JAR = "weir-operators-basic-0.1.0-SNAPSHOT.jar";
     private static final Duration WAIT = Duration.ofSeconds(90);
 
@@ -115,7 +117,25 @@ class PluginUpgradeIT {
         Run info = session.weir(with(node, "info", "upgrade"));
         assertThat(info.out()).as(info.toString()).contains("Plugin upgrades:", "UPGRADED: ", "io.weir.plugin.basic 1.1.0");
 
-        // removed: the job goes SUSPENDED naming the plugin; put back, it resumes on its own
+        // a 1.2 beside it that cannot restore the savepoint: the job is moved to it and rolled back to 1.1
+        Path apiJar;
+        try (Stream<Path> jars = Files.list(HOME.resolve("bundles"))) {
+            apiJar = jars.filter(p -> p.getFileName().toString().startsWith("weir-api-")).findFirst().orElseThrow();
+        }
+        Path broken = work.resolve("broken-1.2.jar");
+        BrokenPluginJar.write(broken, work, apiJar);
+        atomicReplace(broken, home.resolve("plugins").resolve("operators-basic-1.2-broken.jar"));
+        await("moved to 1.2 and rolled back").atMost(WAIT).pollInterval(Duration.ofMillis(100))
+                .until(() -> upgrades(url).size() >= 2 && !lastUpgrade(url).getString("outcome").equals("IN_PROGRESS"));
+        JsonObject rollback = lastUpgrade(url);
+        assertThat(rollback.getString("outcome")).as(rollback.toString()).isEqualTo("ROLLED_BACK");
+        assertThat(rollback.getString("message")).contains("'keyed-aggregate' io.weir.plugin.basic 1.2.0 failed on restore",
+                BrokenPluginJar.FAILURE, "rolled back to 'keyed-aggregate' io.weir.plugin.basic 1.1.0");
+        await("running on 1.1 again").atMost(WAIT).pollInterval(Duration.ofMillis(100))
+                .until(() -> "1.1.0".equals(aggregateVersion(url)) && "RUNNING".equals(session.state(url, "upgrade")));
+        step("1.2 failed on restore and was rolled back to 1.1: " + rollback.getString("message"));
+
+        // removed: the job goes SUSPENDED naming the plugin; put back, it resumes on its own (1.2 stays excluded)
         Path removed = work.resolve("removed.jar");
         Files.move(plugin, removed, StandardCopyOption.ATOMIC_MOVE);
         await("suspended").atMost(WAIT).pollInterval(Duration.ofMillis(100))

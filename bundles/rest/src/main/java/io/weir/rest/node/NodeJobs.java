@@ -206,14 +206,7 @@ public final class NodeJobs {
      */
     NodeJob nextRun(NodeJob previous, Path savepoint, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
         JobRecord r = previous.record();
-        Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
-        if (savepoint != null) {
-            overrides.put(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key(), savepoint.toString());
-            // the savepoint is newer than anything the job checkpointed before it
-            overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS.key());
-        } else {
-            overrides = resumeOverrides(r);
-        }
+        Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : resumeOverrides(r);
         return start(r.id(), r.spec(), Path.of(r.baseDirectory()), overrides, r.submitTime(), r, excluded,
                 previous.upgrades(), false);
     }
@@ -244,11 +237,7 @@ public final class NodeJobs {
 
     private NodeJob replaceWithEnded(NodeJob previous, JobStatus status, String reason, Path savepoint) {
         JobRecord r = previous.record();
-        Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
-        if (savepoint != null) {
-            overrides.put(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key(), savepoint.toString());
-            overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS.key());
-        }
+        Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : r.overrides();
         JobRecord ended = new JobRecord(r.id(), r.name(), r.spec(), r.baseDirectory(), overrides, status, r.submitTime(),
                 status == JobStatus.SUSPENDED ? -1 : clock.getAsLong(), reason, r.latestCheckpoint(), r.latestSavepoint());
         NodeJob job = new NodeJob(previous.graph(), clock, ended, () -> { }, previous.upgrades());
@@ -262,6 +251,17 @@ public final class NodeJobs {
             }
         }
         return job;
+    }
+
+    /**
+     * @return the job's overrides, restoring {@code savepoint} (not the job's own checkpoints: the savepoint is newer
+     *         than anything the job checkpointed before it)
+     */
+    private static Map<String, String> restoring(JobRecord r, Path savepoint) {
+        Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
+        overrides.put(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key(), savepoint.toString());
+        overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS.key());
+        return overrides;
     }
 
     /** @return the job's current entry (its newest run), or null */
