@@ -5,8 +5,8 @@
 # Results: JMH's JSON result on stdout (written with -rf json -rff to $WEIR_JMH_RESULT, default
 # benchmarks/target/jmh-result.json, then printed); JMH's progress and human-readable table on stderr.
 # Do not pass -rf/-rff yourself (JMH rejects a repeated option); set WEIR_JMH_RESULT instead.
-# Builds first when needed: like run.sh (mvn -q -B install -DskipTests -pl benchmarks -am, which also
-# installs the modules it depends on) when the jar or class path file is missing; the benchmarks
+# Builds first when needed: like run.sh (mvn -q -B package -DskipTests -pl benchmarks -am, inside the reactor; never
+# mvn install) when the jar or class path file is missing; the benchmarks
 # module alone (same command without -am) when its class path has no JMH or a file of
 # benchmarks/src/main or benchmarks/pom.xml is newer than the jar. WEIR_JMH_BUILD=always forces the
 # -am build: use it after changing the runtime or state code you want to measure.
@@ -30,9 +30,9 @@ build_args() {
 
 args=$(build_args)
 if [ -n "$args" ]; then
-    echo "jmh.sh: building benchmarks (mvn -q -B install -DskipTests $args)" >&2
+    echo "jmh.sh: building benchmarks (mvn -q -B package -DskipTests $args)" >&2
     # shellcheck disable=SC2086 # args is a list of flags
-    mvn -q -B install -DskipTests $args >&2
+    mvn ${WEIR_MVN_OFFLINE:+-o} -q -B package -DskipTests $args >&2
     jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)
 fi
 classpath="$jar:$(cat benchmarks/target/classpath.txt)"

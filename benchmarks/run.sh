@@ -2,7 +2,10 @@
 # Runs the checkpoint benchmark (PROTOCOL.md §5) on the embedded engine.
 #   benchmarks/run.sh VARIANT [--duration-s=N] [--warmup-s=N] [--checkpoint-dir=DIR] [--set key=value]...
 #   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
-#   benchmarks/run.sh upgrade [--upgrades=N]   plugin upgrades in a row under a running job (docs/plugins.md)
+#   benchmarks/run.sh recovery [--rounds=N] [--rate=N] [--keys=N] [--checkpoint-interval-ms=N]
+#       (task failures injected into a small-state job: recovery time and its parts, io.weir.benchmarks.recovery)
+#   benchmarks/run.sh upgrade [--upgrades=N] [--interval-s=N]
+#       (plugin upgrades in a row under a running job: downtime, records lost/duplicated; docs/plugins.md)
 # Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
 # Builds the module (and what it depends on) first when its jar or class path file is missing.
 # Environment: JAVA_OPTS adds JVM flags (e.g. a JFR recording); WEIR_LOG_LEVEL sets the io.weir
@@ -16,16 +19,18 @@ jar_present() {
 }
 
 if ! jar_present || [ ! -s benchmarks/target/classpath.txt ]; then
-    echo "run.sh: building benchmarks (mvn -q -B install -DskipTests -pl benchmarks -am)" >&2
-    mvn -q -B install -DskipTests -pl benchmarks -am >&2
+    echo "run.sh: building benchmarks (mvn -q -B package -DskipTests -pl benchmarks -am)" >&2
+    mvn ${WEIR_MVN_OFFLINE:+-o} -q -B package -DskipTests -pl benchmarks -am >&2
 fi
 
 jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)
 classpath="$jar:$(cat benchmarks/target/classpath.txt)"
 
 main=io.weir.benchmarks.CheckpointBenchmark
-if [ "${1:-}" = upgrade ]; then
-    # benchmarks/run.sh upgrade [--upgrades=N] [--interval-s=N]: plugin upgrades in a row under a running job
+if [ "${1:-}" = recovery ]; then
+    main=io.weir.benchmarks.recovery.RecoveryBenchmark
+    shift
+elif [ "${1:-}" = upgrade ]; then
     main=io.weir.benchmarks.upgrade.UpgradeBenchmark
     shift
 fi

@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! compgen -G "benchmarks/target/weir-benchmarks-*.jar" > /dev/null || [ ! -s benchmarks/target/classpath.txt ]; then
-    echo "source-restore.sh: building benchmarks (mvn -q -B install -DskipTests -pl benchmarks -am)" >&2
-    mvn -q -B install -DskipTests -pl benchmarks -am >&2
+    echo "source-restore.sh: building benchmarks (mvn -q -B package -DskipTests -pl benchmarks -am)" >&2
+    mvn ${WEIR_MVN_OFFLINE:+-o} -q -B package -DskipTests -pl benchmarks -am >&2
 fi
 
 jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javadoc' | head -n 1)

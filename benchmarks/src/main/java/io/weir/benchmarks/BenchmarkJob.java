@@ -10,7 +10,7 @@ import java.nio.file.Path;
 /**
  * Writes the job file (format: {@code docs/job-format.md}) of a {@link Variant}: {@code source}
  * (datagen, p=2) → hash by {@code key} → {@code counter} (keyed-aggregate count, p=2) → {@code sink}
- * ({@link CountingSinkFactory#TYPE}, forward, p=2, chained into the counter's task). Aligned
+ * ({@link CountingSinkFactory#TYPE} unless the caller names another, forward, p=2, chained into the counter's task). Aligned
  * exactly-once checkpoints unless {@code --set} overrides say otherwise. Stateless.
  */
 public final class BenchmarkJob {
@@ -38,6 +38,17 @@ public final class BenchmarkJob {
      * @return the job file as a JSON object
      */
     public static JsonObject build(JsonProvider json, Variant variant, Path checkpointDir) {
+        return build(json, variant, checkpointDir, CountingSinkFactory.TYPE);
+    }
+
+    /**
+     * @param json the JSON-P provider that builds the document
+     * @param variant what to run
+     * @param checkpointDir value of {@code execution.checkpointing.dir}
+     * @param sinkType the sink's plugin type, registered by the harness (any schema, no config)
+     * @return the job file as a JSON object
+     */
+    public static JsonObject build(JsonProvider json, Variant variant, Path checkpointDir, String sinkType) {
         JsonObjectBuilder configBuilder = json.createObjectBuilder()
                 .add("execution.checkpointing.interval", variant.checkpointIntervalMs() + " ms")
                 .add("execution.checkpointing.mode", "EXACTLY_ONCE")
@@ -73,7 +84,7 @@ public final class BenchmarkJob {
                                 .add("keys", json.createArrayBuilder().add("key"))))
                         .add("config", counterConfig))
                 .add(json.createObjectBuilder()
-                        .add("id", SINK_ID).add("type", CountingSinkFactory.TYPE).add("parallelism", PARALLELISM)
+                        .add("id", SINK_ID).add("type", sinkType).add("parallelism", PARALLELISM)
                         .add("inputs", json.createArrayBuilder().add(json.createObjectBuilder()
                                 .add("from", COUNTER_ID).add("partitioning", "forward"))));
 

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -48,13 +49,19 @@ class LauncherIT {
     }
 
     private Run weir(Path workingDir, Duration timeout, String... args) throws IOException, InterruptedException {
+        return weir(workingDir, Map.of(), timeout, args);
+    }
+
+    private Run weir(Path workingDir, Map<String, String> env, Duration timeout, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(WEIR.toString());
         command.addAll(List.of(args));
         Path out = Files.createTempFile(work, "out", ".txt");
         Path err = Files.createTempFile(work, "err", ".txt");
         long start = System.nanoTime();
-        Process p = new ProcessBuilder(command).directory(workingDir.toFile())
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile());
+        builder.environment().putAll(env);
+        Process p = builder
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         p.getOutputStream().close();
         if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -95,6 +102,41 @@ class LauncherIT {
                 .containsPattern("Completed checkpoint \\d+ for job flight-delays \\(\\d+ bytes, \\d+ ms\\)")
                 .contains("vertex", "subtask", "start_delay", "alignment", "sync", "async", "end_to_end", "size")
                 .contains("Job flight-delays FINISHED");
+    }
+
+    @Test
+    void killedRunLeavesNothingOnceTheNextRunStarted() throws Exception {
+        Path examples = copyOfExamples();
+        Path tmp = Files.createDirectories(work.resolve("tmp"));
+        Map<String, String> env = Map.of("JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
+        Path killedOut = work.resolve("killed-out.txt");
+        ProcessBuilder builder = new ProcessBuilder(WEIR.toString(), "run", "examples/flight-delays-slow.json")
+                .directory(examples.getParent().toFile()).redirectOutput(killedOut.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process killed = builder.start();
+        Path killedWork = HOME.resolve("work/run-" + killed.pid()); // bin/weir execs java: same pid
+        try {
+            await("a checkpoint of the slow job").atMost(Duration.ofMinutes(1))
+                    .until(() -> !killed.isAlive() || Files.readString(killedOut).contains("Completed checkpoint"));
+            assertThat(killed.isAlive()).as(Files.readString(killedOut)).isTrue();
+            assertThat(killedWork).as("the running process's work directory").isDirectory();
+        } finally {
+            killed.destroyForcibly().waitFor();
+        }
+
+        Run run = weir(examples.getParent(), env, Duration.ofMinutes(2), "run", "examples/flight-delays.json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        // Felix's storage and FileInstall's files used to stay in java.io.tmpdir after every kill (120 MB in 30 runs)
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left).as("left in java.io.tmpdir").isEmpty();
+        }
+        assertThat(killedWork).as("the killed run's work directory, deleted by the next run").doesNotExist();
+        try (Stream<Path> runs = Files.list(HOME.resolve("work"))) {
+            assertThat(runs.map(d -> d.getFileName().toString()).filter(n -> n.startsWith("run-"))
+                    .filter(n -> ProcessHandle.of(Long.parseLong(n.substring(4))).isEmpty()))
+                    .as("work directories of runs that ended").isEmpty();
+        }
     }
 
     @Test

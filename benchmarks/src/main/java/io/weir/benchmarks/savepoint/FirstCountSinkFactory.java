@@ -4,11 +4,9 @@ import io.weir.api.Row;
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.SinkFactory;
-import io.weir.api.serialization.Serializers;
-import io.weir.api.serialization.TypeSerializer;
 import io.weir.api.sink.TwoPhaseCommittingSink;
+import io.weir.benchmarks.NoTransactionSink;
 
-import java.util.Collection;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -97,19 +95,13 @@ public final class FirstCountSinkFactory implements SinkFactory {
     }
 
     /** One subtask; task thread only, except the shared atomics. */
-    private final class Sink implements TwoPhaseCommittingSink<Long> {
+    private final class Sink extends NoTransactionSink {
         private final int keyField;
         private final int countField;
-        private long nextTransaction;
 
         Sink(int keyField, int countField) {
             this.keyField = keyField;
             this.countField = countField;
-        }
-
-        @Override
-        public Long beginTransaction() {
-            return nextTransaction++;
         }
 
         @Override
@@ -123,28 +115,6 @@ public final class FirstCountSinkFactory implements SinkFactory {
                     allKeys.countDown();
                 }
             }
-        }
-
-        @Override
-        public Long preCommit(Long transaction) {
-            return transaction;
-        }
-
-        @Override
-        public void commit(Long transaction) {
-        }
-
-        @Override
-        public void abort(Long transaction) {
-        }
-
-        @Override
-        public void abortLeftovers(Collection<Long> keep) {
-        }
-
-        @Override
-        public TypeSerializer<Long> transactionSerializer() {
-            return Serializers.LONG;
         }
     }
 }

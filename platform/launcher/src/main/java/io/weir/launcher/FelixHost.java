@@ -11,12 +11,7 @@ import org.osgi.framework.startlevel.BundleStartLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,9 +25,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * delivers the engine's configuration from {@code <home>/conf/engine/*.cfg} to ConfigurationAdmin,
  * and stops it.
  *
- * <p>Framework storage is a fresh temporary directory per process (deleted on {@link #stop()}), so
- * several {@code weir} commands can run at once and no state leaks between runs; FileInstall
- * reinstalls the plugins on every start (~200 ms).
+ * <p>Framework storage and FileInstall's temporary files are in a fresh {@link ProcessWorkDirectory}
+ * per process ({@code <home>/work/run-<pid>}, deleted on {@link #stop()}, and on a later start when the
+ * process was killed), so several {@code weir} commands can run at once and no state leaks between runs;
+ * FileInstall reinstalls the plugins on every start (~200 ms).
  *
  * <p>Configuration, besides the feature's {@code config}: storage (clean on first init), the
  * system bundle re-exporting SLF4J from the class path (so bundles log through slf4j-simple, see
@@ -49,15 +45,15 @@ public final class FelixHost {
     static final long STOP_TIMEOUT_MS = 10_000;
 
     private final Framework framework;
-    private final Path storage;
+    private final ProcessWorkDirectory work;
     /** Errors Felix reported while starting bundles; appended by Felix's event thread. */
     private final List<String> startErrors = new CopyOnWriteArrayList<>();
     /** Guarded by {@code this}. */
     private boolean stopped;
 
-    private FelixHost(Framework framework, Path storage) {
+    private FelixHost(Framework framework, ProcessWorkDirectory work) {
         this.framework = framework;
-        this.storage = storage;
+        this.work = work;
     }
 
     /**
@@ -73,14 +69,10 @@ public final class FelixHost {
     public static FelixHost start(Path home, FeatureDescriptor feature, boolean interactiveShell) {
         long t0 = System.nanoTime();
         List<Path> jars = feature.resolve(home.resolve("bundles"));
-        Path storage;
-        try {
-            storage = Files.createTempDirectory("weir-felix-");
-        } catch (IOException e) {
-            throw new LauncherException(ExitCodes.FAILED, "cannot create the framework storage directory: " + e, e);
-        }
+        ProcessWorkDirectory work = ProcessWorkDirectory.create(home);
         Map<String, String> cfg = new HashMap<>(feature.config());
-        cfg.put(Constants.FRAMEWORK_STORAGE, storage.toString());
+        cfg.put(Constants.FRAMEWORK_STORAGE, work.frameworkStorage().toString());
+        cfg.put("felix.fileinstall.tmpdir", work.fileInstallTemp().toString());
         cfg.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         cfg.put(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, slf4jPackages());
         // plugin bundles, and the engine's configuration (conf/engine/io.weir.engine.cfg, into ConfigurationAdmin)
@@ -93,7 +85,7 @@ public final class FelixHost {
         FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
                 .orElseThrow(() -> new LauncherException(ExitCodes.FAILED, "no OSGi FrameworkFactory on the class path: is lib/ complete?"));
         Framework fw = factory.newFramework(cfg);
-        FelixHost host = new FelixHost(fw, storage);
+        FelixHost host = new FelixHost(fw, work);
         try {
             fw.init();
             BundleContext ctx = fw.getBundleContext();
@@ -156,7 +148,7 @@ public final class FelixHost {
         framework.waitForStop(0);
     }
 
-    /** Stops the framework (waits up to {@value #STOP_TIMEOUT_MS} ms) and deletes its storage. Idempotent. */
+    /** Stops the framework (waits up to {@value #STOP_TIMEOUT_MS} ms) and deletes its work directory. Idempotent. */
     public synchronized void stop() {
         if (stopped) {
             return;
@@ -176,7 +168,7 @@ public final class FelixHost {
             Thread.currentThread().interrupt();
             LOG.warn("Interrupted while stopping the OSGi framework");
         }
-        deleteRecursively(storage);
+        work.delete();
         LOG.debug("Felix stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
     }
 
@@ -245,28 +237,5 @@ public final class FelixHost {
                 "org.slf4j.spi;version=" + v,
                 "org.slf4j;version=1.7.36",
                 "org.slf4j.helpers;version=1.7.36");
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            LOG.warn("Could not delete framework storage {}: {}", dir, e.toString());
-        }
     }
 }

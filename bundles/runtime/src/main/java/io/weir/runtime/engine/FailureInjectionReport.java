@@ -101,7 +101,7 @@ final class FailureInjectionReport implements JobListener {
                 + ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS.key() + "=" + records + " records"
                 + (checkpoints > 0 ? " and " + ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS.key() + "=" + checkpoints
                         + " completed checkpoints" : "")
-                + ", but the job finished first (" + completedCheckpoints.get() + " checkpoints completed);"
+                + ", but the job finished first (completed checkpoints: " + completedCheckpoints.get() + ");"
                 + " lower " + ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS.key() + " below the records that subtask receives"
                 + (checkpoints > 0 ? " or set a shorter execution.checkpointing.interval" : "");
     }

@@ -51,7 +51,7 @@ class FailureInjectionReportTest {
         assertThat(run.result.restarts()).isZero();
         assertThat(run.warnings).containsExactly("the failure injection did not fire: debug.inject-failure.operator=out asked"
                 + " subtask 0 of 'out' to fail at its first record after debug.inject-failure.after-records=1000 records, but the"
-                + " job finished first (1 checkpoints completed); lower debug.inject-failure.after-records below the records"
+                + " job finished first (completed checkpoints: 1); lower debug.inject-failure.after-records below the records"
                 + " that subtask receives");
         assertThat(run.events).as("the warning comes before the terminal status").containsSubsequence("warning", "FINISHED");
     }

@@ -158,7 +158,7 @@ public final class RunCommand {
             return;
         }
         String summary = "Job " + job.name() + " " + result.status() + " after " + tookMs + " ms: "
-                + listener.completedCount() + " checkpoints completed, " + result.restarts() + " restarts";
+                + count(listener.completedCount(), "checkpoint") + " completed, " + count(result.restarts(), "restart");
         out.println(summary);
         if (result.status() != JobStatus.FINISHED && !cancelledByUser) {
             err.println("error: job " + job.name() + " " + result.status()
@@ -183,5 +183,10 @@ public final class RunCommand {
             }
         }
         return sb.toString();
+    }
+
+    /** @return {@code "1 checkpoint"}, {@code "2 checkpoints"}: the count and the noun, plural unless the count is 1 */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

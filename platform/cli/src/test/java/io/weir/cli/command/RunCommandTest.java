@@ -88,6 +88,15 @@ class RunCommandTest {
     }
 
     @Test
+    void summaryCountsInTheSingularForOne() throws IOException {
+        engine.result.complete(new JobResult("demo", JobStatus.FINISHED, null, 1, null));
+
+        command.run(job(GOOD_JOB), Map.of());
+
+        assertThat(out()).containsPattern("Job demo FINISHED after \\d+ ms: 0 checkpoints completed, 1 restart\\R");
+    }
+
+    @Test
     void unknownOverrideKeyIsAnInvalidJob() throws IOException {
         int rc = command.run(job(GOOD_JOB), Map.of("no.such.option", "1"));
 

@@ -6,6 +6,7 @@ import io.weir.api.SuppressRestartsException;
 import io.weir.api.operator.OperatorContext;
 import io.weir.api.serialization.TypeSerializer;
 import io.weir.api.sink.TwoPhaseCommittingSink;
+import io.weir.api.state.ListState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,11 +16,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Exactly-once rows into a PostgreSQL table (PROTOCOL.md §8) with the server's two-phase commit. One
@@ -40,10 +45,16 @@ import java.util.Set;
  *     are neither recorded nor pending here: prepared by a run that failed before their checkpoint
  *     completed.</li>
  * <li>A transaction without rows prepares nothing (gid empty) and commits as a no-op.</li>
- * <li>While a transaction this instance prepared is uncommitted, new rows stay in the JDBC batch (not
- *     sent): one for a key that transaction holds would wait for its row lock, which only this thread's
- *     commit releases. {@link #commit} sends them. A write still blocked (e.g. concurrent checkpoints)
- *     fails after the session's {@code lock_timeout} ({@link PostgresSinkSettings#lockTimeoutMs}).</li>
+ * <li>While a transaction this instance prepared is uncommitted, new rows are not sent: one for a key that
+ *     transaction holds would wait for its row lock, which only this thread's commit releases. {@link #commit}
+ *     sends them. If the next barrier comes first (concurrent checkpoints, or a checkpoint that failed and is
+ *     subsumed by a later one), an upsert sink does not send them to prepare them: it keeps them in the
+ *     checkpoint ({@link HeldRows}, union operator state) and upserts them, in checkpoint order, when that
+ *     checkpoint's notification arrives (every earlier transaction of the subtask is committed by then). After a
+ *     restore, held rows of the checkpoint are upserted at the first completed checkpoint, once every recorded
+ *     transaction is committed and the unrecorded ones rolled back; upserting them again is idempotent. An insert
+ *     sink still sends them (an insert conflicts only through a unique index), and such a write fails after the
+ *     session's {@code lock_timeout} ({@link PostgresSinkSettings#lockTimeoutMs}).</li>
  * </ul>
  *
  * <p>Two connections per subtask: one for the open transaction (autocommit off) and one with autocommit
@@ -55,10 +66,13 @@ import java.util.Set;
 public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransaction> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresSink.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Union operator state of the held upsert rows ({@link HeldRows}) of every subtask. */
+    static final String HELD_STATE = "jdbc-postgres-held-rows";
 
     private final PostgresSinkSettings settings;
     private final Connector connector;
     private final RowBinder binder;
+    private final Schema schema;
     private final String run = HexFormat.of().toHexDigits(RANDOM.nextInt());
 
     // Task thread only.
@@ -74,6 +88,16 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
     /** Gids prepared by this instance and neither committed nor aborted. */
     private final Set<String> prepared = new HashSet<>();
     private boolean heldBeforeCommit;
+    /** Upsert only (null otherwise): the held rows of every subtask; this instance writes {@link #restoredHeld} + {@link #held}. */
+    private ListState<HeldRows> heldState;
+    /** Upsert rows this instance held back, by checkpoint id, not yet upserted. */
+    private final TreeMap<Long, HeldRows> held = new TreeMap<>();
+    /** Held rows restored for this subtask, in (subtask, checkpoint) order; upserted at the first completed checkpoint. */
+    private final List<HeldRows> restoredHeld = new ArrayList<>();
+    /** Upsert only: rows of the open transaction kept here (not bound) while a transaction or held rows are pending. */
+    private final List<Row> unsent = new ArrayList<>();
+    /** Set by the first {@link #beginTransaction}: commits after it come from a checkpoint completed after the restore. */
+    private boolean started;
 
     /**
      * @param settings the validated config
@@ -83,6 +107,7 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         this.settings = settings;
         this.connector = new Connector(settings);
         this.binder = new RowBinder(settings, schema);
+        this.schema = schema;
     }
 
     /**
@@ -112,6 +137,20 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         } catch (IllegalArgumentException e) {
             throw new SuppressRestartsException(describe() + ": " + e.getMessage());
         }
+        if (upsert()) {
+            heldState = context.operatorState().getUnionListState(HELD_STATE, HeldRows.serializer(schema));
+            for (HeldRows h : heldState.get()) {
+                if (h.subtask() % context.parallelism() == context.subtaskIndex()) {
+                    restoredHeld.add(h);
+                }
+            }
+            restoredHeld.sort(Comparator.comparingInt(HeldRows::subtask).thenComparingLong(HeldRows::checkpointId));
+            updateHeldState();
+            if (!restoredHeld.isEmpty()) {
+                LOG.info("{} restored {} set(s) of held upsert rows; they are upserted at the first completed checkpoint",
+                        describe(), restoredHeld.size());
+            }
+        }
         writeConnection = connectWithRetries("write");
         try (Statement s = writeConnection.createStatement()) {
             s.execute("SET lock_timeout = " + settings.lockTimeoutMs());
@@ -131,6 +170,7 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         open = new PostgresTransaction("", 0);
         openRows = 0;
         batched = 0;
+        started = true;
         return open;
     }
 
@@ -144,9 +184,13 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
     @Override
     public void write(PostgresTransaction txn, Row row) throws SQLException {
         requireOpen(txn, "write to");
+        openRows++;
+        if (upsert() && pending()) {
+            unsent.add(row); // see commit(): sent once nothing is pending, or held back at the barrier
+            return;
+        }
         binder.bind(insert, row);
         insert.addBatch();
-        openRows++;
         // While a transaction this instance prepared is not committed, rows stay here: one for the same key
         // (upsert, or a unique index) would wait for that transaction's row lock, which only this thread's
         // commit (in notifyCheckpointComplete) releases. commit() sends them once nothing is pending.
@@ -177,6 +221,16 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
             writeConnection.rollback();
             return new PostgresTransaction("", 0);
         }
+        if (!unsent.isEmpty()) {
+            // something was pending since this transaction began, so none of its rows was sent: keep them in the checkpoint
+            HeldRows h = new HeldRows(context.subtaskIndex(), checkpointId, unsent);
+            unsent.clear();
+            held.put(checkpointId, h);
+            updateHeldState();
+            LOG.debug("{} holds back {} upsert rows at checkpoint {}: an earlier transaction is not committed yet", describe(),
+                    rows, checkpointId);
+            return PostgresTransaction.held(context.subtaskIndex(), checkpointId, rows);
+        }
         flush();
         String gid = new Gid(gidPrefix, context.subtaskIndex(), checkpointId, run).toString();
         try (Statement s = writeConnection.createStatement()) {
@@ -199,15 +253,27 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
      */
     @Override
     public void commit(PostgresTransaction txn) throws SQLException, InterruptedException {
+        if (started && !restoredHeld.isEmpty()) {
+            upsertRestoredHeldRows(); // a checkpoint after the restore completed: every recorded transaction is committed
+        }
+        if (txn.isHeld()) {
+            HeldRows h = held.get(checkpointOf(txn));
+            if (h != null) { // null: a restored handle, whose rows come from the union state
+                upsert(h);
+                held.remove(h.checkpointId());
+                updateHeldState();
+                LOG.debug("{} upserted {} held rows of checkpoint {}", describe(), h.rows().size(), h.checkpointId());
+            }
+            sendUnsentIfNothingPending();
+            return;
+        }
         if (!txn.prepared()) {
             return;
         }
         holdBeforeFirstCommit(txn);
         boolean done = control("COMMIT PREPARED", txn.gid());
         prepared.remove(txn.gid());
-        if (prepared.isEmpty() && open != null && batched >= settings.batchSize()) {
-            flush(); // the rows held back while the transaction was pending
-        }
+        sendUnsentIfNothingPending();
         if (done) {
             LOG.debug("{} committed {} ({} rows)", describe(), txn.gid(), txn.rows());
         } else {
@@ -250,6 +316,13 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
      */
     @Override
     public void abortLeftovers(Collection<PostgresTransaction> keep) throws SQLException, InterruptedException {
+        rollBackLeftovers(keep);
+        if (started && !restoredHeld.isEmpty()) {
+            upsertRestoredHeldRows();
+        }
+    }
+
+    private void rollBackLeftovers(Collection<PostgresTransaction> keep) throws SQLException, InterruptedException {
         Set<String> keepGids = new HashSet<>(prepared);
         for (PostgresTransaction t : keep) {
             keepGids.add(t.gid());
@@ -287,6 +360,88 @@ public final class PostgresSink implements TwoPhaseCommittingSink<PostgresTransa
         insert = null;
         writeConnection = null;
         controlConnection = null;
+    }
+
+    /** @return whether rows of the open transaction must not be sent: a transaction or held rows are uncommitted */
+    private boolean pending() {
+        return !prepared.isEmpty() || !held.isEmpty() || !restoredHeld.isEmpty();
+    }
+
+    private boolean upsert() {
+        return settings.mode() == PostgresSinkSettings.Mode.UPSERT;
+    }
+
+    /** Sends the rows kept back while something was pending, once nothing is. */
+    private void sendUnsentIfNothingPending() throws SQLException {
+        if (pending() || open == null) {
+            return;
+        }
+        for (Row row : unsent) {
+            binder.bind(insert, row);
+            insert.addBatch();
+            if (++batched >= settings.batchSize()) {
+                flush();
+            }
+        }
+        unsent.clear();
+        if (batched >= settings.batchSize()) {
+            flush(); // insert mode: the rows kept in the JDBC batch while the transaction was pending
+        }
+    }
+
+    /**
+     * After a restore, at the first completed checkpoint (every recorded transaction is committed by its subtask):
+     * rolls back the unrecorded prepared transactions of this subtask's share, whose row locks the held rows would
+     * wait for, then upserts the restored held rows in checkpoint order.
+     */
+    private void upsertRestoredHeldRows() throws SQLException, InterruptedException {
+        rollBackLeftovers(List.of());
+        for (HeldRows h : restoredHeld) {
+            upsert(h);
+        }
+        LOG.info("{} upserted {} restored set(s) of held rows", describe(), restoredHeld.size());
+        restoredHeld.clear();
+        updateHeldState();
+        sendUnsentIfNothingPending();
+    }
+
+    /** Upserts held rows in one transaction of the control connection, with the sink's lock timeout. */
+    private void upsert(HeldRows h) throws SQLException, InterruptedException {
+        Connection c = control();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement(); PreparedStatement ps = c.prepareStatement(binder.sql())) {
+            s.execute("SET LOCAL lock_timeout = " + settings.lockTimeoutMs());
+            int n = 0;
+            for (Row row : h.rows()) {
+                binder.bind(ps, row);
+                ps.addBatch();
+                if (++n % settings.batchSize() == 0) {
+                    ps.executeBatch();
+                }
+            }
+            ps.executeBatch();
+            c.commit();
+        } catch (SQLException e) {
+            closeQuietly(controlConnection);
+            controlConnection = null;
+            SQLException detail = e.getNextException() != null ? e.getNextException() : e;
+            throw new SQLException(describe() + " cannot upsert the " + h.rows().size() + " rows it held back at checkpoint "
+                    + h.checkpointId() + " into " + settings.table() + " at " + connector.address() + ": " + detail.getMessage()
+                    + " (the task restarts from the latest checkpoint, which keeps them)", detail.getSQLState(), e);
+        }
+        c.setAutoCommit(true);
+    }
+
+    private void updateHeldState() {
+        if (heldState != null) {
+            List<HeldRows> all = new ArrayList<>(restoredHeld);
+            all.addAll(held.values());
+            heldState.update(all);
+        }
+    }
+
+    private static long checkpointOf(PostgresTransaction heldTxn) {
+        return Long.parseLong(heldTxn.gid().substring(heldTxn.gid().lastIndexOf(':') + 1));
     }
 
     private void flush() throws SQLException {

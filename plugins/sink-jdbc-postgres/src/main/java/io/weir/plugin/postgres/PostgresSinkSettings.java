@@ -81,6 +81,12 @@ public record PostgresSinkSettings(String url, String user, String password, Str
      *         insert or upsert, got 'merge'}, or {@code ...password-env names environment variable PGPW, which is not set}
      */
     public static PostgresSinkSettings from(PluginConfig config, Schema input, UnaryOperator<String> env) {
+        // ask for every setting first, so that an unknown key is reported with all settings known
+        for (String k : List.of("url", "user", "password", "password-env", "password-file", "table", "mode", "key", "batch-size",
+                "connect-timeout-s", "commit-attempts", "retry-backoff-ms", "allow-without-checkpointing",
+                "debug.inject-delay.before-commit-prepared", "lock-timeout-ms")) {
+            config.has(k);
+        }
         String url = config.requireString("url");
         if (!url.startsWith("jdbc:postgresql:")) {
             throw config.error("url", "must be a PostgreSQL JDBC URL such as jdbc:postgresql://127.0.0.1:5432/mydb, got '" + url + "'");

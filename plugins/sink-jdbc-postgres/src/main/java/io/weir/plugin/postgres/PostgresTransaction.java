@@ -11,7 +11,9 @@ import java.io.IOException;
  * The handle of one {@link PostgresSink} transaction, stored in checkpoints once pre-committed.
  *
  * @param gid the prepared transaction's id ({@link Gid}); empty while the transaction is open and for a
- *        pre-committed transaction without rows, which prepared nothing and commits as a no-op
+ *        pre-committed transaction without rows, which prepared nothing and commits as a no-op; or
+ *        {@code held:<subtask>:<checkpoint>} for upsert rows kept in the checkpoint instead ({@link HeldRows}), which
+ *        prepared nothing either
  * @param rows rows written into it (0 while open: the count is taken at pre-commit)
  */
 public record PostgresTransaction(String gid, long rows) {
@@ -48,8 +50,21 @@ public record PostgresTransaction(String gid, long rows) {
         }
     }
 
-    /** @return whether a prepared transaction exists for it in the database (it has rows) */
+    /** The gid prefix of a transaction whose rows were held back ({@link HeldRows}). */
+    static final String HELD_PREFIX = "held:";
+
+    /** @return the handle of rows held back by {@code subtask} at {@code checkpointId} */
+    static PostgresTransaction held(int subtask, long checkpointId, long rows) {
+        return new PostgresTransaction(HELD_PREFIX + subtask + ":" + checkpointId, rows);
+    }
+
+    /** @return whether a prepared transaction exists for it in the database (it has rows and was not held back) */
     boolean prepared() {
-        return !gid.isEmpty();
+        return !gid.isEmpty() && !isHeld();
+    }
+
+    /** @return whether its rows were held back in the checkpoint instead of being prepared */
+    boolean isHeld() {
+        return gid.startsWith(HELD_PREFIX);
     }
 }

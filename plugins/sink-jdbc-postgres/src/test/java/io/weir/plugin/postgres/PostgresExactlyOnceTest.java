@@ -174,6 +174,36 @@ class PostgresExactlyOnceTest {
 
         assertThat(result.status()).isEqualTo(JobStatus.FINISHED);
         assertThat(result.restarts()).isZero();
+        assertLatestRowPerOriginIsTheTruth();
+    }
+
+    /**
+     * Upsert with two concurrent checkpoints and an injected task failure: barriers arrive while the previous
+     * checkpoint's transaction is uncommitted, so rows are held in the checkpoint instead of waiting for its row
+     * locks (which failed the task after lock-timeout-ms before), and the restore upserts the held rows it recorded.
+     * The only restart is the injected one; the table ends with the true final row per key.
+     */
+    @Test
+    void upsertWithConcurrentCheckpointsAndAFailureNeverWaitsForItsOwnLocks() throws Exception {
+        db.execute("CREATE TABLE latest (origin text PRIMARY KEY, flights bigint NOT NULL, total_delay bigint)");
+        JobResult result = run(2, 1, Map.of(
+                        "execution.checkpointing.interval", "10 ms",
+                        "execution.checkpointing.max-concurrent-checkpoints", "2",
+                        "taskmanager.memory.segment-size", "2048",
+                        "restart-strategy.fixed-delay.attempts", "1",
+                        "restart-strategy.fixed-delay.delay", "10 ms",
+                        "debug.inject-failure.operator", "out",
+                        "debug.inject-failure.after-records", "300",
+                        "debug.inject-failure.after-checkpoints", "2"), () -> { },
+                "\"partitioning\": \"hash\", \"keys\": [\"origin\"]",
+                "\"table\": \"latest\", \"mode\": \"upsert\", \"key\": [\"origin\"], \"batch-size\": 5, \"lock-timeout-ms\": 5000");
+
+        assertThat(result.status()).as("%s", result.failure()).isEqualTo(JobStatus.FINISHED);
+        assertThat(result.restarts()).as("only the injected failure").isEqualTo(1);
+        assertLatestRowPerOriginIsTheTruth();
+    }
+
+    private void assertLatestRowPerOriginIsTheTruth() throws Exception {
         Map<String, long[]> seen = new TreeMap<>();
         try (Connection c = db.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT origin, flights, total_delay FROM latest")) {

@@ -1,5 +1,10 @@
 package io.weir.plugin.postgres;
 
+import io.weir.api.operator.OperatorContext;
+import io.weir.api.state.KeyedStateStore;
+import io.weir.api.testing.InMemoryOperatorStateStore;
+import io.weir.runtime.operators.DefaultOperatorContext;
+
 import io.weir.api.FieldType;
 import io.weir.api.Row;
 import io.weir.api.Schema;
@@ -7,7 +12,6 @@ import io.weir.api.SuppressRestartsException;
 import io.weir.api.operator.Output;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.plugin.postgres.testing.PostgresTestServer;
-import io.weir.runtime.operators.DefaultOperatorContext;
 import io.weir.runtime.operators.TwoPhaseCommitSinkOperator;
 import io.weir.state.heap.operator.HeapOperatorStateBackend;
 import org.junit.jupiter.api.AfterAll;
@@ -127,6 +131,79 @@ class PostgresSinkTest {
         sink.commit(sink.preCommit(t2, 2));
         assertThat(db.queryLong("SELECT count(*) FROM agg WHERE id = 1 AND origin = 'second'")).isEqualTo(1);
         assertThat(db.queryLong("SELECT count(*) FROM agg")).isEqualTo(2);
+    }
+
+    /**
+     * Concurrent checkpoints: the barrier of checkpoint 2 arrives while checkpoint 1's transaction, which holds the
+     * row lock of id 1, is prepared and uncommitted. Sending checkpoint 2's upsert of id 1 to prepare it would wait
+     * for that lock, which only this thread can release: before the fix the pre-commit failed after lock-timeout-ms
+     * (here 1 s) and the task restarted. The rows are kept in the checkpoint instead and upserted, in checkpoint
+     * order, when checkpoint 2 is notified; rows of checkpoint 3 wait until then.
+     */
+    @Test
+    void upsertRowsOfACheckpointWhoseBarrierCameBeforeThePreviousCommitAreHeldInTheCheckpointNotBlocked() throws Exception {
+        InMemoryOperatorStateStore state = InMemoryOperatorStateStore.empty();
+        PostgresSink sink = open(upsertSettings(1, 1000), new TestContext("test-job", "out", 0, 1, false, state));
+        PostgresTransaction t1 = sink.beginTransaction();
+        sink.write(t1, row(1, "first"));
+        PostgresTransaction p1 = sink.preCommit(t1, 1);
+        PostgresTransaction t2 = sink.beginTransaction();
+        sink.write(t2, row(1, "second"));
+        sink.write(t2, row(2, "other"));
+        PostgresTransaction p2 = sink.preCommit(t2, 2); // p1 is not committed yet
+        assertThat(p2.rows()).isEqualTo(2);
+        assertThat(db.preparedGids()).containsExactly(p1.gid());
+        assertThat(state.snapshot()).containsKey("jdbc-postgres-held-rows");
+        PostgresTransaction t3 = sink.beginTransaction();
+        sink.write(t3, row(1, "third"));
+
+        sink.commit(p1);
+        assertThat(originOf(1)).isEqualTo("first");
+        assertThat(originOf(2)).isNull();
+        sink.commit(p2); // upserts the held rows, then sends t3's
+        assertThat(originOf(1)).isEqualTo("second");
+        assertThat(originOf(2)).isEqualTo("other");
+        sink.commit(sink.preCommit(t3, 3));
+        assertThat(originOf(1)).isEqualTo("third");
+        assertThat(db.preparedGids()).isEmpty();
+    }
+
+    /**
+     * A restore from a checkpoint that recorded held rows (and the prepared transaction before them) upserts them
+     * after the recorded transaction is committed and the unrecorded one (prepared after the checkpoint, holding
+     * the same key) rolled back, at the first checkpoint completed after the restore; the restored run's own rows
+     * of that key wait until then, so the table ends with the latest value.
+     */
+    @Test
+    void heldRowsRecordedInTheCheckpointAreUpsertedAfterARestoreInOrder() throws Exception {
+        InMemoryOperatorStateStore state = InMemoryOperatorStateStore.empty();
+        PostgresSink crashed = open(upsertSettings(1, 1000), new TestContext("test-job", "out", 0, 1, false, state));
+        PostgresTransaction t1 = crashed.beginTransaction();
+        crashed.write(t1, row(1, "first"));
+        PostgresTransaction p1 = crashed.preCommit(t1, 1);
+        PostgresTransaction t2 = crashed.beginTransaction();
+        crashed.write(t2, row(1, "second"));
+        PostgresTransaction p2 = crashed.preCommit(t2, 2);
+        Map<String, byte[]> checkpoint2 = state.snapshot(); // records p1 and p2
+        crashed.commit(p1);
+        crashed.commit(p2); // notified, then the next checkpoint's transaction is prepared and the process dies
+        PostgresTransaction t3 = crashed.beginTransaction();
+        crashed.write(t3, row(1, "lost-after-checkpoint"));
+        crashed.preCommit(t3, 3);
+        crashed.close();
+        assertThat(originOf(1)).isEqualTo("second");
+
+        PostgresSink restored = open(upsertSettings(1, 1000),
+                new TestContext("test-job", "out", 0, 1, true, InMemoryOperatorStateStore.restoredFrom(checkpoint2)));
+        restored.commit(p1); // the runtime commits the recorded handles first (a no-op here)
+        restored.commit(p2);
+        PostgresTransaction r1 = restored.beginTransaction();
+        restored.write(r1, row(1, "replayed"));
+        PostgresTransaction r1Recorded = restored.preCommit(r1, 3); // the restored held rows are still pending: held too
+        restored.commit(r1Recorded); // first completed checkpoint: roll back t3, upsert "second", then "replayed"
+        restored.abortLeftovers(List.of());
+        assertThat(originOf(1)).isEqualTo("replayed");
+        assertThat(db.preparedGids()).isEmpty();
     }
 
     @Test
@@ -331,10 +408,42 @@ class PostgresSinkTest {
 
     private PostgresSink open(PostgresSinkSettings settings, int subtask, int parallelism, boolean restored, String job,
             String operator) throws Exception {
+        return open(settings, new TestContext(job, operator, subtask, parallelism, restored, InMemoryOperatorStateStore.empty()));
+    }
+
+    private PostgresSink open(PostgresSinkSettings settings, TestContext context) throws Exception {
         PostgresSink sink = new PostgresSink(settings, SCHEMA);
         sinks.add(sink);
-        sink.open(new DefaultOperatorContext(job, operator, subtask, parallelism, restored, null, null, OptionalLong.of(100)));
+        sink.open(context);
         return sink;
+    }
+
+    private PostgresSinkSettings upsertSettings(int batchSize, long lockTimeoutMs) {
+        return new PostgresSinkSettings(db.url(), PostgresTestServer.USER, null, "agg", PostgresSinkSettings.Mode.UPSERT,
+                List.of("id"), batchSize, 5, 3, 10, false, 0, lockTimeoutMs);
+    }
+
+    private static String originOf(long id) throws SQLException {
+        try (var c = db.connect(); var s = c.prepareStatement("SELECT origin FROM agg WHERE id = ?")) {
+            s.setLong(1, id);
+            try (var rs = s.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** A sink subtask's context: checkpoints every 100 ms, operator state in memory (snapshot and restore by hand). */
+    private record TestContext(String jobName, String operatorId, int subtaskIndex, int parallelism, boolean isRestored,
+            InMemoryOperatorStateStore operatorState) implements OperatorContext {
+        @Override
+        public KeyedStateStore keyedState() {
+            return null;
+        }
+
+        @Override
+        public OptionalLong checkpointIntervalMs() {
+            return OptionalLong.of(100);
+        }
     }
 
     private static Row row(long id, String origin) {

@@ -104,6 +104,8 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     /** Transactions reported as nearing the timeout, for tests. */
     private int ageWarnings;
     static final int AGE_CHECK_WRITES = 1024;
+    /** Runs between resuming a recorded transaction and committing it; a test injects a concurrent commit there. */
+    private Runnable beforeResumedCommit = () -> { };
 
     /**
      * @param settings the validated config
@@ -179,7 +181,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             }
             producer.beginTransaction();
         } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
+            closeQuietly(producer, Duration.ZERO);
             throw e;
         }
         KafkaTransaction txn = new KafkaTransaction(id, -1, (short) -1, 0, clock.getAsLong());
@@ -258,17 +260,52 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         }
         switch (state == null ? TransactionState.UNKNOWN : state.state()) {
             case COMPLETE_COMMIT, PREPARE_COMMIT -> LOG.debug("{} found recorded transaction {} committed", describe(), txn.transactionalId());
-            case ONGOING -> {
-                try (KafkaProducer<byte[], byte[]> producer = producer(txn.transactionalId())) {
-                    KafkaInternals.resumeTransaction(producer, new KafkaInternals.ProducerIdAndEpoch(txn.producerId(), txn.epoch()));
-                    producer.commitTransaction();
-                    LOG.info("{} committed recorded transaction {} ({} records)", describe(), txn.transactionalId(), txn.records());
-                } catch (ProducerFencedException | InvalidProducerEpochException | InvalidTxnStateException e) {
-                    lost(txn, e.getClass().getSimpleName() + " (" + e.getMessage() + ")", e);
-                }
-            }
+            case ONGOING -> resumeAndCommit(txn);
             default -> lost(txn, state == null ? "no such transactional id (expired after the broker's transactional.id.expiration.ms?)"
                     : "state " + state.state(), null);
+        }
+    }
+
+    /**
+     * Commits a recorded transaction the broker reports ongoing through a new producer of its id. The producer is
+     * closed without waiting when the commit fails: a waiting close of a producer whose resumed transaction did not
+     * complete would abort that transaction ("Aborting incomplete transaction due to shutdown"), losing the records
+     * the checkpoint promised to commit. A commit refused as fenced is checked against the broker again: another
+     * producer of the id (the crashed run's, whose commit was still in flight) may have committed it meanwhile.
+     */
+    private void resumeAndCommit(KafkaTransaction txn) {
+        KafkaProducer<byte[], byte[]> producer = producer(txn.transactionalId());
+        boolean committed = false;
+        try {
+            KafkaInternals.resumeTransaction(producer, new KafkaInternals.ProducerIdAndEpoch(txn.producerId(), txn.epoch()));
+            beforeResumedCommit.run();
+            producer.commitTransaction();
+            committed = true;
+            LOG.info("{} committed recorded transaction {} ({} records)", describe(), txn.transactionalId(), txn.records());
+        } catch (ProducerFencedException | InvalidProducerEpochException | InvalidTxnStateException e) {
+            TransactionDescription now = describe(txn.transactionalId());
+            if (now != null && (now.state() == TransactionState.COMPLETE_COMMIT || now.state() == TransactionState.PREPARE_COMMIT
+                    || laterTransactionOfTheId(txn, now))) {
+                LOG.info("{} found recorded transaction {} committed by another producer of its id while resuming it ({})",
+                        describe(), txn.transactionalId(), e.getClass().getSimpleName());
+                return;
+            }
+            lost(txn, e.getClass().getSimpleName() + " (" + e.getMessage() + ")", e);
+        } finally {
+            closeQuietly(producer, committed ? Duration.ofSeconds(5) : Duration.ZERO);
+        }
+    }
+
+    /**
+     * Closes a producer, also when the task thread is interrupted (a cancelled task): {@code close} then throws
+     * after starting the shutdown, which would otherwise skip the producers closed after it. The interrupt flag
+     * stays set.
+     */
+    private void closeQuietly(KafkaProducer<byte[], byte[]> producer, Duration timeout) {
+        try {
+            producer.close(timeout);
+        } catch (RuntimeException e) {
+            LOG.debug("{}: closing a producer was cut short ({})", describe(), e.toString());
         }
     }
 
@@ -302,7 +339,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         if (epochBumped && idle.size() < POOL_SIZE) {
             idle.addLast(new Pooled(transactionalId, producer));
         } else {
-            producer.close(Duration.ofSeconds(5));
+            closeQuietly(producer, Duration.ofSeconds(5));
         }
     }
 
@@ -325,6 +362,11 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
         }
+    }
+
+    /** Test seam: {@code hook} runs after a recorded transaction was resumed and before its commit is sent. */
+    void beforeResumedCommit(Runnable hook) {
+        this.beforeResumedCommit = hook;
     }
 
     /** @return producers created so far, each with an {@code initTransactions()} (tests) */
@@ -383,7 +425,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
                 LOG.debug("{} could not abort {} cleanly ({}); the broker aborts it at its timeout or the next run fences it",
                         describe(), txn.transactionalId(), e.toString());
             } finally {
-                l.producer.close(Duration.ZERO);
+                closeQuietly(l.producer, Duration.ZERO);
             }
             return;
         }
@@ -446,15 +488,19 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     @Override
     public void close() {
         for (Live l : live.values()) {
-            l.producer.close(Duration.ZERO);
+            closeQuietly(l.producer, Duration.ZERO);
         }
         live.clear();
         for (Pooled p : idle) {
-            p.producer().close(Duration.ZERO);
+            closeQuietly(p.producer(), Duration.ZERO);
         }
         idle.clear();
         if (admin != null) {
-            admin.close(Duration.ZERO);
+            try {
+                admin.close(Duration.ZERO);
+            } catch (RuntimeException e) {
+                LOG.debug("{}: closing the admin client was cut short ({})", describe(), e.toString());
+            }
             admin = null;
         }
     }

@@ -173,10 +173,7 @@ class KafkaJobTest {
             await("a checkpoint before the broker restart").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 1);
             broker.restart();
             appendFlights("in-restart", 2, 2000, 33, truth);
-            long updates = truth.values().stream().mapToLong(Truth::count).sum();
-            await("every update committed").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> broker.readAll("out-restart", true).size() >= updates);
-            assertThat(handle.result()).as("still running").isNotDone();
+            awaitEveryUpdateCommitted(handle, "out-restart", truth, Duration.ofSeconds(180));
         } finally {
             handle.cancel();
         }
@@ -199,10 +196,8 @@ class KafkaJobTest {
      */
     private void runUntilAllCommitted(String json, String out, Map<String, Truth> truth, boolean suspend) throws Exception {
         JobHandle handle = engine.submit(parse(json, Map.of("execution.checkpointing.interval", "30 ms")), new Recorder());
-        long updates = truth.values().stream().mapToLong(Truth::count).sum();
         try {
-            await("every update committed").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> broker.readAll(out, true).size() >= updates);
+            awaitEveryUpdateCommitted(handle, out, truth, Duration.ofSeconds(120));
         } finally {
             if (suspend) {
                 handle.suspend();
@@ -212,6 +207,69 @@ class KafkaJobTest {
         }
         JobResult r = handle.result().get(60, TimeUnit.SECONDS);
         assertThat(r.status()).as("%s", r.failure()).isEqualTo(suspend ? JobStatus.SUSPENDED : JobStatus.CANCELED);
+    }
+
+    /**
+     * Waits until a read_committed reader sees at least as many records as {@code truth} has updates, while the
+     * unbounded job runs; fails at once, with the job's status and failure, if the job ends first (it never ends on
+     * its own: a FAILED job would otherwise only show as a timeout).
+     */
+    private static void awaitEveryUpdateCommitted(JobHandle handle, String out, Map<String, Truth> truth, Duration atMost) {
+        long updates = truth.values().stream().mapToLong(Truth::count).sum();
+        try {
+            await("every update committed").atMost(atMost).pollInterval(Duration.ofMillis(500)).until(() -> {
+                if (handle.result().isDone()) {
+                    JobResult r = handle.result().join();
+                    throw new AssertionError("job " + r.jobName() + " ended " + r.status() + " after " + r.restarts()
+                            + " restart(s) before every update was committed (" + broker.readAll(out, true).size() + " of "
+                            + updates + " visible)", r.failure());
+                }
+                return broker.readAll(out, true).size() >= updates;
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the job is " + handle.status() + ", rows sent per operator since"
+                    + " it was deployed " + handle.recordsWritten() + "; " + diagnose(out, truth), e);
+        }
+    }
+
+    /**
+     * What a timed-out wait saw: committed vs all records, the missing or repeated counts per origin, and the
+     * broker's open transactions (one left open holds read_committed readers at its first offset).
+     */
+    private static String diagnose(String out, Map<String, Truth> truth) {
+        StringBuilder sb = new StringBuilder();
+        try {
+            List<String> committed = broker.readAll(out, true);
+            sb.append(committed.size()).append(" committed records, ").append(broker.readAll(out, false).size())
+                    .append(" records in all; ");
+            Map<String, List<Long>> counts = new TreeMap<>();
+            for (String v : committed) {
+                try (JsonReader r = Json.createReader(new StringReader(v))) {
+                    JsonObject o = r.readObject();
+                    counts.computeIfAbsent(o.getString("origin"), k -> new ArrayList<>()).add(o.getJsonNumber("flights").longValueExact());
+                }
+            }
+            for (Map.Entry<String, Truth> e : truth.entrySet()) {
+                List<Long> seen = counts.getOrDefault(e.getKey(), List.of());
+                java.util.Set<Long> distinct = new java.util.TreeSet<>(seen);
+                List<Long> missing = LongStream.rangeClosed(1, e.getValue().count()).filter(c -> !distinct.contains(c)).boxed().toList();
+                if (!missing.isEmpty() || distinct.size() != seen.size()) {
+                    sb.append(e.getKey()).append(": ").append(missing.size()).append(" missing (first ")
+                            .append(missing.stream().limit(5).toList()).append("), ").append(seen.size() - distinct.size())
+                            .append(" repeated; ");
+                }
+            }
+            try (org.apache.kafka.clients.admin.Admin admin = broker.admin()) {
+                sb.append("open transactions at the broker: ").append(admin.listTransactions().all().get(30, TimeUnit.SECONDS)
+                        .stream().filter(t -> t.state() != org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT
+                                && t.state() != org.apache.kafka.clients.admin.TransactionState.COMPLETE_ABORT
+                                && t.state() != org.apache.kafka.clients.admin.TransactionState.EMPTY)
+                        .map(t -> t.transactionalId() + "=" + t.state()).toList());
+            }
+        } catch (Exception x) {
+            sb.append("(diagnosis failed: ").append(x).append(')');
+        }
+        return sb.toString();
     }
 
     private JobGraph parse(String json, Map<String, String> overrides) throws Exception {

@@ -33,4 +33,18 @@ class KafkaSinkSettingsDescriptionTest {
                         "allow-without-checkpointing=false", "delivery-guarantee=exactly-once",
                         "debug.inject-delay.before-commit=0");
     }
+
+    @Test
+    void theDocsOptionTableListsExactlyTheDescribedSettings() throws Exception {
+        String doc = java.nio.file.Files.readString(Path.of("../../docs/connectors-kafka.md"));
+        int from = doc.indexOf("## `kafka-2pc` sink");
+        int to = doc.indexOf("\n## ", from + 1);
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("(?m)^\\| `([a-z.-]+)` \\|")
+                .matcher(doc.substring(from, to < 0 ? doc.length() : to));
+        java.util.List<String> documented = new java.util.ArrayList<>();
+        while (rows.find()) {
+            documented.add(rows.group(1));
+        }
+        assertThat(documented).containsExactlyElementsOf(new KafkaSinkFactory().settings().stream().map(PluginSetting::name).toList());
+    }
 }

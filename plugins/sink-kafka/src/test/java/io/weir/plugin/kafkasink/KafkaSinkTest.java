@@ -205,6 +205,67 @@ class KafkaSinkTest {
     }
 
     @Test
+    void recordedTransactionCommittedByTheCrashedRunsProducerWhileBeingResumedIsNotLost() throws Exception {
+        // the crashed run's commit was still in flight (its task interrupted while awaiting EndTxn) and lands
+        // between the restored run's describe (ongoing) and its resumed commit
+        broker.createTopics(1, "late-commit");
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        KafkaSink crashed = sink("late-commit", Map.of());
+        crashed.open(Checkpointing.every100ms(ctx));
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction t = crashed.beginTransaction();
+        crashed.write(t, new Row(SCHEMA, "late", 1L));
+        KafkaTransaction recorded = crashed.preCommit(t);
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState();
+
+        KafkaSink restored = sink("late-commit", Map.of());
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 1, snapshot)));
+        restored.beforeResumedCommit(() -> crashed.commit(recorded));
+        restored.commit(recorded); // must not report the transaction as lost (nor fail the job)
+        awaitCommitted("late-commit", "{\"k\":\"late\",\"v\":1}");
+        restored.close();
+        crashed.close();
+    }
+
+    /**
+     * delivery-guarantee at-least-once: records are flushed at the barrier and visible at once (no commit); a failure
+     * after a barrier whose checkpoint did not complete replays the records since the restored checkpoint, which are
+     * then in the topic twice: duplicates, never a loss.
+     */
+    @Test
+    void atLeastOnceRecordsAreVisibleAtTheBarrierAndAReplayDuplicatesButNeverLosesThem() throws Exception {
+        broker.createTopics(1, "alo");
+        Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "alo",
+                "delivery-guarantee", "at-least-once"));
+        io.weir.api.sink.TwoPhaseCommittingSink<KafkaTransaction> first = new KafkaSinkFactory().create(config(values), SCHEMA);
+        assertThat(first).isInstanceOf(AtLeastOnceKafkaSink.class);
+        first.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
+        first.abortLeftovers(List.of());
+        KafkaTransaction t1 = first.beginTransaction();
+        first.write(t1, new Row(SCHEMA, "a", 1L));
+        first.write(t1, new Row(SCHEMA, "b", 2L));
+        KafkaTransaction checkpoint1 = first.preCommit(t1);
+        assertThat(broker.readAll("alo", true)).as("visible at the barrier, before any commit")
+                .containsExactly("{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}");
+        first.commit(checkpoint1);
+        KafkaTransaction t2 = first.beginTransaction();
+        first.write(t2, new Row(SCHEMA, "c", 3L));
+        first.preCommit(t2); // checkpoint 2's barrier; the task fails before checkpoint 2 completes
+        first.close();
+
+        io.weir.api.sink.TwoPhaseCommittingSink<KafkaTransaction> replay = new KafkaSinkFactory().create(config(values), SCHEMA);
+        replay.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
+        replay.commit(checkpoint1); // a no-op
+        KafkaTransaction r = replay.beginTransaction();
+        replay.write(r, new Row(SCHEMA, "c", 3L)); // replayed from checkpoint 1
+        replay.write(r, new Row(SCHEMA, "d", 4L));
+        replay.commit(replay.preCommit(r));
+        replay.close();
+        assertThat(broker.readAll("alo", true)).containsExactly("{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}",
+                "{\"k\":\"c\",\"v\":3}", "{\"k\":\"c\",\"v\":3}", "{\"k\":\"d\",\"v\":4}");
+    }
+
+    @Test
     void rescaledDownSinkAbortsTheTransactionsOfSubtasksThatNoLongerExist() throws Exception {
         broker.createTopics(1, "rescale");
         KafkaSink gone = sink("rescale", Map.of());

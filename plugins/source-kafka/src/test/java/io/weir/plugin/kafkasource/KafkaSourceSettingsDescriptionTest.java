@@ -27,4 +27,18 @@ class KafkaSourceSettingsDescriptionTest {
                 .containsExactly("bootstrap-servers=null required", "topics=null", "topic-pattern=null", "schema=null required",
                         "format=json", "start-from=earliest", "start-timestamp-ms=null", "group-id=null", "bounded=false");
     }
+
+    @Test
+    void theDocsOptionTableListsExactlyTheDescribedSettings() throws Exception {
+        String doc = java.nio.file.Files.readString(Path.of("../../docs/connectors-kafka.md"));
+        int from = doc.indexOf("## `kafka` source");
+        int to = doc.indexOf("\n## ", from + 1);
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("(?m)^\\| `([a-z.-]+)` \\|")
+                .matcher(doc.substring(from, to < 0 ? doc.length() : to));
+        java.util.List<String> documented = new java.util.ArrayList<>();
+        while (rows.find()) {
+            documented.add(rows.group(1));
+        }
+        assertThat(documented).containsExactlyElementsOf(new KafkaSourceFactory().settings().stream().map(PluginSetting::name).toList());
+    }
 }

@@ -1,0 +1,57 @@
+package io.weir.benchmarks;
+
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.api.plugin.PluginConfig;
+import io.weir.api.plugin.SinkFactory;
+import io.weir.api.sink.TwoPhaseCommittingSink;
+
+/**
+ * A benchmark-only sink type that drops rows after calling a harness callback once per row written (rows are
+ * observed when written, not when committed). Registered by hand into the engine's plugin registry, never through
+ * ServiceLoader or OSGi. Thread-safe as far as the callback is (sink subtasks call it from their task threads).
+ */
+public class RowObserverSinkFactory implements SinkFactory {
+    private final String type;
+    private final Runnable onRow;
+
+    /**
+     * @param type the type name in job files
+     * @param onRow called once per row by every subtask of every sink this factory creates; an exception it throws
+     *        fails the subtask's task
+     */
+    public RowObserverSinkFactory(String type, Runnable onRow) {
+        this.type = type;
+        this.onRow = onRow;
+    }
+
+    @Override
+    public final String type() {
+        return type;
+    }
+
+    /** Accepts any schema and ignores the config. */
+    @Override
+    public final void validate(PluginConfig config, Schema input) {
+    }
+
+    /** @return a sink whose transactions are sequence numbers (handles serialized as 8-byte longs) */
+    @Override
+    public final TwoPhaseCommittingSink<Long> create(PluginConfig config, Schema input) {
+        return new ObservingSink(onRow);
+    }
+
+    /** Calls the callback per row; its transactions are no-ops. Task thread only. */
+    private static final class ObservingSink extends NoTransactionSink {
+        private final Runnable onRow;
+
+        ObservingSink(Runnable onRow) {
+            this.onRow = onRow;
+        }
+
+        @Override
+        public void write(Long transaction, Row row) {
+            onRow.run();
+        }
+    }
+}
