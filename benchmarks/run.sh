@@ -4,6 +4,8 @@
 #   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
 #   benchmarks/run.sh recovery [--rounds=N] [--rate=N] [--keys=N] [--checkpoint-interval-ms=N]
 #       (task failures injected into a small-state job: recovery time and its parts, io.weir.benchmarks.recovery)
+#   benchmarks/run.sh upgrade [--upgrades=N] [--interval-s=N]
+#       (plugin upgrades in a row under a running job: downtime, records lost/duplicated; docs/plugins.md)
 # Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
 # Builds the module (and what it depends on) first when its jar or class path file is missing.
 # Environment: JAVA_OPTS adds JVM flags (e.g. a JFR recording); WEIR_LOG_LEVEL sets the io.weir
@@ -27,6 +29,9 @@ classpath="$jar:$(cat benchmarks/target/classpath.txt)"
 main=io.weir.benchmarks.CheckpointBenchmark
 if [ "${1:-}" = recovery ]; then
     main=io.weir.benchmarks.recovery.RecoveryBenchmark
+    shift
+elif [ "${1:-}" = upgrade ]; then
+    main=io.weir.benchmarks.upgrade.UpgradeBenchmark
     shift
 fi
 

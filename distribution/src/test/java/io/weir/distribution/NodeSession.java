@@ -29,6 +29,7 @@ final class NodeSession {
     static final Path WEIR = HOME.resolve("bin/weir");
 
     private final Path work;
+    /** The launcher script this session runs. */
     private final Path weir;
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
@@ -39,7 +40,10 @@ final class NodeSession {
         this(work, WEIR);
     }
 
-    /** @param work see {@link #NodeSession(Path)} @param weir the launcher script of another copy of the distribution */
+    /**
+     * @param work the directory processes run in and write their output files to
+     * @param weir the {@code bin/weir} of another copy of the distribution (a test that changes its {@code plugins/})
+     */
     NodeSession(Path work, Path weir) {
         this.work = work;
         this.weir = weir;

@@ -235,7 +235,7 @@ class JobSpecParserBadInputTest {
     void unknownOperatorAndInputFieldsAreNamedByPath() {
         assertThatThrownBy(() -> parser.parse(job(SOURCE.replace("\"datagen\"", "\"datagen\", \"paralellism\": 2") + ", " + SINK), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessage("unknown field operators[0].paralellism; an operator has id, type, parallelism, inputs and config");
+                .hasMessage("unknown field operators[0].paralellism; an operator has id, type, version, parallelism, inputs and config");
         String keyTypo = SOURCE + ", {\"id\": \"out\", \"type\": \"discard\", \"inputs\": [{\"from\": \"src\", \"partitioning\": \"hash\", \"key\": [\"key\"]}]}";
         assertThatThrownBy(() -> parser.parse(job(keyTypo), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)

@@ -39,4 +39,20 @@ final class TrackedPluginRegistry implements PluginRegistry {
     public SortedSet<String> types() {
         return tracked.get().types();
     }
+
+    @Override
+    public Optional<io.weir.core.plugin.PluginBinding> resolve(String type, io.weir.core.plugin.VersionRange range,
+            java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
+        return tracked.get().resolve(type, range, excluded);
+    }
+
+    @Override
+    public java.util.List<io.weir.core.plugin.PluginOrigin> versions(String type) {
+        return tracked.get().versions(type);
+    }
+
+    @Override
+    public java.util.List<io.weir.core.plugin.PluginConflict> conflicts() {
+        return tracked.get().conflicts();
+    }
 }

@@ -88,17 +88,25 @@ final class InfoCommand implements Callable<Integer> {
         if (details.get("failure-cause") instanceof JsonString cause) {
             out.println("Failure: " + cause.getString());
         }
+        Map<String, String> plugins = new java.util.HashMap<>();
+        if (details.get("plugin-versions") instanceof jakarta.json.JsonArray pv) {
+            for (JsonObject p : pv.getValuesAs(JsonObject.class)) {
+                String range = NodeCommands.text(p, "range");
+                plugins.put(NodeCommands.text(p, "operator"), NodeCommands.text(p, "bundle") + " " + NodeCommands.text(p, "version")
+                        + ("any".equals(range) ? "" : " (range " + range + ")"));
+            }
+        }
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"OPERATOR", "TYPE", "KIND", "PARALLELISM", "INPUTS"});
+        rows.add(new String[] {"OPERATOR", "TYPE", "KIND", "PARALLELISM", "INPUTS", "PLUGIN"}); // PLUGIN only if the node says
         for (JsonValue value : details.getJsonArray("vertices")) {
             JsonObject v = value.asJsonObject();
             String inputs = v.get("inputs") instanceof jakarta.json.JsonArray a && !a.isEmpty()
                     ? a.getValuesAs(JsonString.class).stream().map(JsonString::getString).collect(Collectors.joining(","))
                     : "-";
             rows.add(new String[] {NodeCommands.text(v, "id"), NodeCommands.text(v, "type"), NodeCommands.text(v, "kind"),
-                String.valueOf(NodeCommands.number(v, "parallelism")), inputs});
+                String.valueOf(NodeCommands.number(v, "parallelism")), inputs, plugins.getOrDefault(NodeCommands.text(v, "id"), "-")});
         }
-        int[] w = new int[5];
+        int[] w = new int[6];
         for (String[] r : rows) {
             for (int i = 0; i < w.length; i++) {
                 w[i] = Math.max(w[i], r[i].length());
@@ -106,8 +114,31 @@ final class InfoCommand implements Callable<Integer> {
         }
         out.println("Operators:");
         for (String[] r : rows) {
-            out.println(String.format("  %-" + w[0] + "s  %-" + w[1] + "s  %-" + w[2] + "s  %" + w[3] + "s  %s", (Object[]) r)
-                    .stripTrailing());
+            String line = String.format("  %-" + w[0] + "s  %-" + w[1] + "s  %-" + w[2] + "s  %" + w[3] + "s  %-" + w[4] + "s  %s",
+                    (Object[]) r);
+            out.println((plugins.isEmpty() ? String.format("  %-" + w[0] + "s  %-" + w[1] + "s  %-" + w[2] + "s  %" + w[3] + "s  %s",
+                    (Object[]) r) : line).stripTrailing());
+        }
+        printUpgrades(details, out);
+    }
+
+    /** Prints the job's moves between plugin versions, if it had any: outcome, versions, downtime, savepoint, message. */
+    static void printUpgrades(JsonObject details, PrintStream out) {
+        if (!(details.get("upgrades") instanceof jakarta.json.JsonArray upgrades) || upgrades.isEmpty()) {
+            return;
+        }
+        out.println("Plugin upgrades:");
+        for (JsonObject u : upgrades.getValuesAs(JsonObject.class)) {
+            long downtime = NodeCommands.number(u, "downtime-ms");
+            String to = u.getJsonArray("to").getValuesAs(JsonString.class).stream().map(JsonString::getString)
+                    .collect(Collectors.joining(", "));
+            out.println("  " + NodeCommands.text(u, "outcome") + ": " + u.getJsonArray("from").getValuesAs(JsonString.class).stream()
+                    .map(JsonString::getString).collect(Collectors.joining(", ")) + " -> " + (to.isEmpty() ? "(waiting)" : to)
+                    + ", downtime " + (downtime < 0 ? "not measured" : downtime + " ms")
+                    + (u.get("savepoint") instanceof JsonString sp ? ", savepoint " + sp.getString() : ""));
+            if (u.get("message") instanceof JsonString m) {
+                out.println("    " + m.getString());
+            }
         }
     }
 

@@ -127,6 +127,30 @@ class InfoCommandTest {
     }
 
     @Test
+    void infoShowsThePluginVersionEachOperatorRunsAndThePluginUpgrades() throws IOException {
+        String upgraded = JOB.replace("]}]}", "]}],\"plugin-versions\":["
+                + "{\"operator\":\"src\",\"type\":\"numbers\",\"bundle\":\"io.weir.plugins.basic\",\"version\":\"1.1.0\",\"range\":\"any\"},"
+                + "{\"operator\":\"sink\",\"type\":\"discard\",\"bundle\":\"io.weir.plugins.basic\",\"version\":\"1.1.0\",\"range\":\"[1.0.0,2.0.0)\"}],"
+                + "\"upgrades\":[{\"time\":5000,\"from\":[\"sink: discard io.weir.plugins.basic 1.0.0\"],"
+                + "\"to\":[\"sink: discard io.weir.plugins.basic 1.1.0\"],\"savepoint\":\"/sp/savepoint-1\",\"downtime-ms\":87,"
+                + "\"outcome\":\"UPGRADED\",\"message\":\"runs on 1.1.0\"}]}");
+        String url = stub(Map.of("/jobs/demo", upgraded, "/jobs/" + ID + "/checkpoints", "200 {\"latest\":{}}"));
+
+        int rc = run("info", "demo", "--node", url);
+
+        assertThat(rc).as(err()).isZero();
+        assertThat(out()).contains(String.join("\n",
+                "  OPERATOR  TYPE     KIND    PARALLELISM  INPUTS  PLUGIN",
+                "  src       numbers  source            1  -       io.weir.plugins.basic 1.1.0",
+                "  sink      discard  sink              1  src     io.weir.plugins.basic 1.1.0 (range [1.0.0,2.0.0))",
+                "Plugin upgrades:",
+                "  UPGRADED: sink: discard io.weir.plugins.basic 1.0.0 -> sink: discard io.weir.plugins.basic 1.1.0, downtime 87 ms,"
+                        + " savepoint /sp/savepoint-1",
+                "    runs on 1.1.0",
+                "").replace("\n", System.lineSeparator()));
+    }
+
+    @Test
     void anEndedJobShowsHowLongItRanItsRestartsAndItsFailure() throws IOException {
         String failed = JOB.replace("\"state\":\"RUNNING\"", "\"state\":\"FAILED\"").replace("\"end-time\":-1", "\"end-time\":66000")
                 .replace("\"restarts\":1", "\"restarts\":3,\"failure-cause\":\"java.lang.Exception: Job demo failed after 3 restart(s)\"");

@@ -25,6 +25,16 @@ import java.util.Collection;
  * </ol>
  * All calls happen on the sink task's thread.
  *
+ * <p><b>Across plugin versions</b> (the node moving a job to another version of the sink's plugin, or back after a
+ * failed upgrade: {@code docs/plugins.md}, "Upgrades"): the transactions one version pre-committed are committed by
+ * the other, from the savepoint the move took. So the handles this sink records ({@link #transactionSerializer}'s
+ * bytes) and whatever they point to outside (file names, prepared transaction ids) are part of the plugin's state
+ * schema: every version must read the handles of every version it may be moved to or from (both directions, as a
+ * rollback restores the newer version's savepoint on the older version), and {@link #commit} of a handle written by
+ * another version must be as idempotent as of its own. A version that changes the handle format keeps reading the
+ * old one (e.g. a leading format byte), and a version that cannot read a newer format must fail in restore, so the
+ * node rolls back or fails the move instead of dropping data.
+ *
  * @param <T> the transaction handle: small, immutable, serializable with {@link #transactionSerializer}
  */
 public interface TwoPhaseCommittingSink<T> {

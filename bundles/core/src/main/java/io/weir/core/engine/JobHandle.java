@@ -30,6 +30,18 @@ public interface JobHandle {
         return java.util.Map.of();
     }
 
+    /**
+     * When the current attempt's tasks sent their first row to another task: the earliest first-row time of any
+     * network output of the attempt (what the node takes as "the first record processed" after a restore, e.g.
+     * when it measures an upgrade's downtime). A job whose operators are all chained into one task has no network
+     * output and answers -1.
+     *
+     * @return ms since the epoch, or -1 before the first row (and for engines that do not measure it)
+     */
+    default long firstRecordTimeMillis() {
+        return -1;
+    }
+
     /** @return a manual checkpoint, through the coordinator's request decider like a periodic one */
     CompletableFuture<CompletedCheckpoint> triggerCheckpoint();
 

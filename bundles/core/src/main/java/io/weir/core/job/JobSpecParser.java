@@ -66,7 +66,7 @@ public final class JobSpecParser {
     private static final Map<String, ConfigOption<?>> OPTIONS = new HashMap<>();
     /** The fields of a job object, of an operator and of an input object (docs/job-format.md). */
     private static final List<String> TOP_LEVEL_FIELDS = List.of("name", "config", "operators");
-    private static final List<String> OPERATOR_FIELDS = List.of("id", "type", "parallelism", "inputs", "config");
+    private static final List<String> OPERATOR_FIELDS = List.of("id", "type", "version", "parallelism", "inputs", "config");
     private static final List<String> INPUT_FIELDS = List.of("from", "output", "partitioning", "keys");
     /** A job name names a directory: letters, digits, '-', '_', '.', not starting with '.'. */
     private static final Pattern PLAIN_NAME = Pattern.compile("[\\p{L}\\p{N}_-][\\p{L}\\p{N}_.-]*");
@@ -133,6 +133,20 @@ public final class JobSpecParser {
      * @throws InvalidJobException naming the bad field
      */
     public JobGraph parse(String text, Path baseDirectory, Map<String, String> overrides) throws InvalidJobException {
+        return parse(text, baseDirectory, overrides, Set.of());
+    }
+
+    /**
+     * As {@link #parse(String, Path, Map)}, never binding an operator to a plugin of an origin in {@code excluded}
+     * (the node passes the versions a job rolled back from, so it stays on the old one until a newer one appears).
+     *
+     * @param excluded plugin bundles and versions not to pick; empty for none
+     * @return the validated job, each vertex bound to the factory it runs with ({@link JobVertex#plugin()})
+     * @throws InvalidJobException naming the bad field; also when no installed version of a type fits the operator's
+     *         {@code version} range (listing the installed versions) or the version picked is served by two bundles
+     */
+    public JobGraph parse(String text, Path baseDirectory, Map<String, String> overrides, Set<io.weir.core.plugin.PluginOrigin> excluded)
+            throws InvalidJobException {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1); // a UTF-8 byte order mark, as some editors write: not part of the JSON
         }
@@ -176,7 +190,7 @@ public final class JobSpecParser {
             if (ops.get(i).getValueType() != JsonValue.ValueType.OBJECT) {
                 throw new InvalidJobException(path + " must be an object, found " + kind(ops.get(i)));
             }
-            RawOperator op = parseOperator(ops.get(i).asJsonObject(), path, baseDirectory, maxParallelism);
+            RawOperator op = parseOperator(ops.get(i).asJsonObject(), path, baseDirectory, maxParallelism, excluded);
             if (byId.put(op.id, op) != null) {
                 throw new InvalidJobException(path + ".id '" + op.id + "' is used twice; operator ids must be unique");
             }
@@ -341,8 +355,9 @@ public final class JobSpecParser {
         throw new InvalidJobException("unknown field " + path + "." + unknown.get() + "; " + fields);
     }
 
-    private RawOperator parseOperator(JsonObject o, String path, Path baseDirectory, int maxParallelism) throws InvalidJobException {
-        rejectUnknownFields(o, OPERATOR_FIELDS, path, "an operator has id, type, parallelism, inputs and config");
+    private RawOperator parseOperator(JsonObject o, String path, Path baseDirectory, int maxParallelism,
+            Set<io.weir.core.plugin.PluginOrigin> excluded) throws InvalidJobException {
+        rejectUnknownFields(o, OPERATOR_FIELDS, path, "an operator has id, type, version, parallelism, inputs and config");
         RawOperator op = new RawOperator();
         op.path = path;
         op.id = requireString(o, "id", path + ".id");
@@ -371,22 +386,17 @@ public final class JobSpecParser {
             }
         }
         op.config = new PluginConfig(path + ".config", cfg, baseDirectory);
-        Optional<SourceFactory> source = plugins.source(op.type);
-        Optional<OperatorFactory> operator = plugins.operator(op.type);
-        Optional<SinkFactory> sink = plugins.sink(op.type);
-        if (source.isPresent()) {
+        op.binding = bind(o, op, excluded);
+        Object factory = op.binding.factory();
+        if (factory instanceof SourceFactory) {
             op.kind = VertexKind.SOURCE;
-        } else if (operator.isPresent()) {
+        } else if (factory instanceof OperatorFactory) {
             op.kind = VertexKind.OPERATOR;
-        } else if (sink.isPresent()) {
+        } else if (factory instanceof SinkFactory) {
             op.kind = VertexKind.SINK;
         } else {
-            Optional<String> why = whyUnavailable.apply(op.type);
-            if (why.isPresent()) {
-                throw new InvalidJobException(path + ".type: " + why.get());
-            }
-            throw new InvalidJobException(path + ".type '" + op.type + "' is not an installed plugin type; installed: "
-                    + plugins.types() + ". Install the plugin bundle into plugins/ or fix the type.");
+            throw new InvalidJobException(path + ".type '" + op.type + "' is served by " + op.binding.origin()
+                    + " with a factory that is neither a source, an operator nor a sink: " + factory.getClass().getName());
         }
         if (o.containsKey("inputs")) {
             JsonValue iv = o.get("inputs");
@@ -518,7 +528,7 @@ public final class JobSpecParser {
                 RawOperator from = byId.get(in.from);
                 if (in.output != null) {
                     List<String> declared = from.kind == VertexKind.OPERATOR
-                            ? plugins.operator(from.type).orElseThrow().sideOutputs(from.config) : List.of();
+                            ? ((OperatorFactory) from.binding.factory()).sideOutputs(from.config) : List.of();
                     if (!declared.contains(in.output)) {
                         throw new InvalidJobException(in.path + ".output '" + in.output + "' is not a side output of '" + in.from
                                 + "' (" + from.type + "); its side outputs: " + declared
@@ -555,12 +565,12 @@ public final class JobSpecParser {
             try {
                 switch (op.kind) {
                     case SOURCE -> {
-                        output = plugins.source(op.type).orElseThrow().outputSchema(op.config);
+                        output = ((SourceFactory) op.binding.factory()).outputSchema(op.config);
                         // event-time settings are the runtime's, valid for every source type
                         io.weir.core.config.WatermarkSettings.of(op.config, output);
                     }
                     case OPERATOR -> {
-                        OperatorFactory f = plugins.operator(op.type).orElseThrow();
+                        OperatorFactory f = (OperatorFactory) op.binding.factory();
                         output = f.outputSchema(op.config, input);
                         keyed = f.requiresKeyedInput();
                         if (keyed) {
@@ -568,7 +578,7 @@ public final class JobSpecParser {
                         }
                     }
                     default -> {
-                        plugins.sink(op.type).orElseThrow().validate(op.config, input);
+                        ((SinkFactory) op.binding.factory()).validate(op.config, input);
                         output = null;
                     }
                 }
@@ -582,7 +592,8 @@ public final class JobSpecParser {
             }
             outputs.put(op.id, output);
             inputsOf.put(op.id, input);
-            vertices.add(new JobVertex(op.id, op.kind, op.type, op.parallelism, op.config, input, output, hash));
+            vertices.add(new JobVertex(op.id, op.kind, op.type, op.parallelism, op.config, input, output, hash, op.range,
+                    op.binding));
         }
         for (RawOperator op : order) {
             if (op.kind != VertexKind.SINK && !consumed.contains(op.id)) {
@@ -691,7 +702,51 @@ public final class JobSpecParser {
         int parallelism;
         VertexKind kind;
         PluginConfig config;
+        io.weir.core.plugin.VersionRange range;
+        io.weir.core.plugin.PluginBinding binding;
         final List<RawInput> inputs = new ArrayList<>();
+    }
+
+    /**
+     * Resolves an operator's type within its {@code version} range (default: any, the highest installed).
+     *
+     * @throws InvalidJobException if the range is malformed, the type is not installed, no installed version fits
+     *         (listing them), or the version picked is served by two bundles (naming them)
+     */
+    private io.weir.core.plugin.PluginBinding bind(JsonObject o, RawOperator op, Set<io.weir.core.plugin.PluginOrigin> excluded)
+            throws InvalidJobException {
+        op.range = io.weir.core.plugin.VersionRange.ANY;
+        if (o.containsKey("version")) {
+            if (!(o.get("version") instanceof JsonString v)) {
+                throw new InvalidJobException(op.path + ".version must be a string such as \"[1.0,2.0)\", got " + o.get("version"));
+            }
+            try {
+                op.range = io.weir.core.plugin.VersionRange.parse(v.getString());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidJobException(op.path + ".version " + e.getMessage(), e);
+            }
+        }
+        Optional<io.weir.core.plugin.PluginBinding> binding;
+        try {
+            binding = plugins.resolve(op.type, op.range, excluded);
+        } catch (io.weir.core.plugin.PluginResolutionException e) {
+            throw new InvalidJobException(op.path + ".type: " + e.getMessage(), e);
+        }
+        if (binding.isPresent()) {
+            return binding.get();
+        }
+        List<io.weir.core.plugin.PluginOrigin> installed = plugins.versions(op.type);
+        if (installed.isEmpty()) {
+            Optional<String> why = whyUnavailable.apply(op.type);
+            if (why.isPresent()) {
+                throw new InvalidJobException(op.path + ".type: " + why.get());
+            }
+            throw new InvalidJobException(op.path + ".type '" + op.type + "' is not an installed plugin type; installed: "
+                    + plugins.types() + ". Install the plugin bundle into plugins/ or fix the type.");
+        }
+        throw new InvalidJobException(op.path + ".version: no installed version of plugin type '" + op.type + "' is in "
+                + op.range + (excluded.isEmpty() ? "" : " (not counting " + excluded + ", which the job rolled back from)")
+                + "; installed: " + installed + ". Install a version in the range or change the range.");
     }
 
     private static final class RawInput {

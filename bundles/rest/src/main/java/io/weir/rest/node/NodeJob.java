@@ -39,6 +39,14 @@ public final class NodeJob implements JobListener {
     private final JobRecord submitted;
     /** Called after every status change, on the thread that made it (the node persists the job). */
     private final Runnable onChange;
+    /** The job's plugin moves, shared with the job's earlier and later runs on this node. */
+    private final UpgradeHistory upgrades;
+    /** Set once when the node stops this run to start another (an upgrade) or to park it; then it is never persisted. */
+    private volatile boolean retired;
+    /** Completes when this run completes its first checkpoint (the end of an upgraded run's probation). */
+    private final java.util.concurrent.CompletableFuture<Void> firstCheckpoint = new java.util.concurrent.CompletableFuture<>();
+    /** Completes with the cause of this run's first failure (a restart, or the job FAILED). */
+    private final java.util.concurrent.CompletableFuture<Throwable> firstFailure = new java.util.concurrent.CompletableFuture<>();
 
     /**
      * @param id the job id, 32 lower-case hex digits
@@ -57,6 +65,18 @@ public final class NodeJob implements JobListener {
      * @param onChange called after every status change and every completed checkpoint of the job
      */
     NodeJob(JobGraph graph, LongSupplier clock, JobRecord submitted, Runnable onChange) {
+        this(graph, clock, submitted, onChange, new UpgradeHistory());
+    }
+
+    /**
+     * @param graph the validated job (for a job that cannot be parsed any more: a graph without operators)
+     * @param clock milliseconds since the epoch
+     * @param submitted what the registry keeps of the job; its id, name and submit time are this job's
+     * @param onChange called after every status change and every completed checkpoint of the job
+     * @param upgrades the job's plugin moves so far (shared by its runs)
+     */
+    NodeJob(JobGraph graph, LongSupplier clock, JobRecord submitted, Runnable onChange, UpgradeHistory upgrades) {
+        this.upgrades = upgrades;
         this.id = submitted.id();
         this.graph = graph;
         this.clock = clock;
@@ -74,6 +94,9 @@ public final class NodeJob implements JobListener {
             endTime = endedAt >= 0 && jobHandle instanceof EndedJob ? endedAt : clock.getAsLong();
             if (r != null && r.status() == JobStatus.FAILED) {
                 exceptions.add(r.failure(), endTime, false);
+                firstFailure.complete(r.failure());
+            } else if (e != null) {
+                firstFailure.complete(e);
             }
             result = r;
             onChange.run();
@@ -165,8 +188,42 @@ public final class NodeJob implements JobListener {
         return exceptions;
     }
 
+    /** @return the job's plugin moves (shared by its runs on this node) */
+    public UpgradeHistory upgrades() {
+        return upgrades;
+    }
+
+    /**
+     * @return per operator (job order), the plugin it runs: type, bundle, version and the job's range; empty for a job
+     *         that does not run here (history)
+     */
+    public java.util.List<io.weir.core.job.JobVertex> boundVertices() {
+        return graph.vertices().stream().filter(v -> v.plugin() != null).toList();
+    }
+
+    /** Marks this run as being replaced or parked by the node: its end is not the job's end and is not persisted. */
+    void retire() {
+        retired = true;
+    }
+
+    /** @return whether {@link #retire} was called */
+    boolean retired() {
+        return retired;
+    }
+
+    /** @return completes when this run completes its first checkpoint */
+    java.util.concurrent.CompletableFuture<Void> firstCheckpoint() {
+        return firstCheckpoint;
+    }
+
+    /** @return completes with the cause of this run's first failure: a restart or the job failing */
+    java.util.concurrent.CompletableFuture<Throwable> firstFailure() {
+        return firstFailure;
+    }
+
     @Override
     public void onCompleted(CompletedCheckpointStats stats) {
+        firstCheckpoint.complete(null);
         checkpoints.completed(stats);
         onChange.run(); // the registry keeps the latest checkpoint and savepoint
     }
@@ -192,6 +249,7 @@ public final class NodeJob implements JobListener {
     public void onRestart(String jobName, int attempt, Throwable cause) {
         LOG.warn("Job {} ({}) restarting (attempt {}): {}", jobName, id, attempt, String.valueOf(cause));
         exceptions.add(cause, clock.getAsLong(), true);
+        firstFailure.complete(cause);
     }
 
     @Override

@@ -107,16 +107,26 @@ public final class NodeJobs {
      * @throws NodeStorageException if the job cannot be written to the registry (the job is not started)
      */
     public NodeJob submit(String spec, Path baseDirectory, Map<String, String> overrides) {
-        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong(), null);
+        return start(newId(), spec, baseDirectory, overrides, clock.getAsLong(), null, java.util.Set.of(), new UpgradeHistory(),
+                true);
     }
 
-    /** @param previous the registry record of a job resumed after a node restart (its latest checkpoints), or null */
+    /**
+     * @param previous the registry record of a job resumed after a node restart (its latest checkpoints), or null
+     * @param excluded plugin versions not to bind (the job rolled back from them)
+     * @param upgrades the job's plugin moves so far
+     * @param waitForPlugins whether to wait for plugin types still being installed (not for a move: the node moves a job
+     *        only once the registry holds what it needs)
+     */
     private NodeJob start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime,
-            JobRecord previous) {
+            JobRecord previous, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded, UpgradeHistory upgrades,
+            boolean waitForPlugins) {
         JobGraph graph;
         try {
-            pluginWait.await(spec);
-            graph = parser.parse(spec, baseDirectory, overrides);
+            if (waitForPlugins) {
+                pluginWait.await(spec);
+            }
+            graph = parser.parse(spec, baseDirectory, overrides, excluded);
         } catch (InvalidJobException e) {
             throw new JobSubmissionException(e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -124,7 +134,7 @@ public final class NodeJobs {
             throw new JobSubmissionException("interrupted while waiting for the job's plugins to be installed", e);
         }
         for (NodeJob j : jobs.values()) {
-            if (j.name().equals(graph.name()) && !j.status().isTerminal()) {
+            if (j.name().equals(graph.name()) && !j.status().isTerminal() && !j.retired()) {
                 throw new JobConflictException(alreadyRunning(j));
             }
         }
@@ -139,10 +149,10 @@ public final class NodeJobs {
                         + e.getMessage() + "); free space in or fix the node's data directory, then submit it again", e);
             }
         }
-        NodeJob job = newJob(graph, submitted);
+        NodeJob job = newJob(graph, submitted, upgrades);
         JobHandle handle;
         try {
-            handle = engine.submit(graph, job);
+            handle = submitToEngine(graph, job, !waitForPlugins);
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             if (message.contains("already running")) {
@@ -157,10 +167,146 @@ public final class NodeJobs {
         return job;
     }
 
-    private NodeJob newJob(JobGraph graph, JobRecord submitted) {
+    /** Longest wait in {@link #submitToEngine} for the engine to release the name of the run a move replaces, in ms. */
+    private static final long NAME_RELEASE_WAIT_MS = 5_000;
+
+    /**
+     * Submits to the engine. For the next run of a job on this node ({@code nextRun}: an upgrade, a rollback, a
+     * parked job resuming) the engine may not have released the previous run's name yet when that run's result
+     * completed (its own completion callback runs after the node's); such a submit is retried every ms for up to
+     * {@link #NAME_RELEASE_WAIT_MS}.
+     */
+    private JobHandle submitToEngine(JobGraph graph, NodeJob job, boolean nextRun) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(NAME_RELEASE_WAIT_MS);
+        while (true) {
+            try {
+                return engine.submit(graph, job);
+            } catch (IllegalArgumentException e) {
+                if (!nextRun || e.getMessage() == null || !e.getMessage().contains("already running") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private NodeJob newJob(JobGraph graph, JobRecord submitted, UpgradeHistory upgrades) {
         NodeJob[] self = new NodeJob[1];
-        self[0] = new NodeJob(graph, clock, submitted, () -> persist(self[0]));
+        self[0] = new NodeJob(graph, clock, submitted, () -> persist(self[0]), upgrades);
         return self[0];
+    }
+
+    /**
+     * Starts the next run of a job on this node (an upgrade, a rollback, a parked job whose plugin came back): the
+     * same id, spec, base directory and overrides, restoring {@code savepoint} (or, if null, the job's latest
+     * checkpoint), bound to the plugins the registry resolves now. The new run replaces {@code previous} in the job
+     * table; {@code previous} must have ended (its engine job stopped) and been {@linkplain NodeJob#retire retired}.
+     *
+     * @param previous the job's current entry (a stopped run, or a parked job)
+     * @param savepoint the savepoint to restore (absolute), or null for the job's latest checkpoint
+     * @param excluded plugin versions not to bind
+     * @return the new run
+     * @throws JobSubmissionException if the spec no longer resolves (a plugin missing) or the engine refuses it
+     * @throws JobConflictException if the engine still runs a job of the name after the wait
+     */
+    NodeJob nextRun(NodeJob previous, Path savepoint, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
+        JobRecord r = previous.record();
+        Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : resumeOverrides(r);
+        return start(r.id(), r.spec(), Path.of(r.baseDirectory()), overrides, r.submitTime(), r, excluded,
+                previous.upgrades(), false);
+    }
+
+    /**
+     * Replaces a stopped run with a SUSPENDED entry saying why ({@code reason}), persisted with the overrides that
+     * restore {@code savepoint} (or the latest checkpoint if null), so a node restart resumes it too.
+     *
+     * @param previous the job's stopped, {@linkplain NodeJob#retire retired} run
+     * @param reason one line naming what is missing
+     * @param savepoint the savepoint it stopped with, or null
+     * @return the parked entry
+     */
+    NodeJob park(NodeJob previous, String reason, Path savepoint) {
+        return replaceWithEnded(previous, JobStatus.SUSPENDED, reason, savepoint);
+    }
+
+    /**
+     * Replaces a stopped run with a FAILED entry saying why, persisted.
+     *
+     * @param previous the job's stopped, {@linkplain NodeJob#retire retired} run
+     * @param reason one line naming the plugin, the versions and the savepoint to restart from
+     * @return the failed entry
+     */
+    NodeJob fail(NodeJob previous, String reason) {
+        return replaceWithEnded(previous, JobStatus.FAILED, reason, null);
+    }
+
+    private NodeJob replaceWithEnded(NodeJob previous, JobStatus status, String reason, Path savepoint) {
+        JobRecord r = previous.record();
+        Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : r.overrides();
+        JobRecord ended = new JobRecord(r.id(), r.name(), r.spec(), r.baseDirectory(), overrides, status, r.submitTime(),
+                status == JobStatus.SUSPENDED ? -1 : clock.getAsLong(), reason, r.latestCheckpoint(), r.latestSavepoint());
+        NodeJob job = new NodeJob(previous.graph(), clock, ended, () -> { }, previous.upgrades());
+        job.attach(new EndedJob(r.name(), status, reason), clock.getAsLong());
+        jobs.put(r.id(), job);
+        if (registry != null && !closed) {
+            try {
+                registry.write(ended);
+            } catch (RuntimeException e) {
+                LOG.error("Job {} ({}): status {} not persisted: {}", r.name(), r.id(), status, e.getMessage());
+            }
+        }
+        return job;
+    }
+
+    /**
+     * @return the job's overrides, restoring {@code savepoint} (not the job's own checkpoints: the savepoint is newer
+     *         than anything the job checkpointed before it)
+     */
+    private static Map<String, String> restoring(JobRecord r, Path savepoint) {
+        Map<String, String> overrides = new java.util.HashMap<>(r.overrides());
+        overrides.put(io.weir.core.config.CheckpointingOptions.SAVEPOINT_PATH.key(), savepoint.toString());
+        overrides.remove(io.weir.core.config.CheckpointingOptions.SAVEPOINT_RESUME_OWN_CHECKPOINTS.key());
+        return overrides;
+    }
+
+    /** @return the job's current entry (its newest run), or null */
+    NodeJob current(String id) {
+        return jobs.get(id);
+    }
+
+    /** @return the jobs running (not ended) on the engine now */
+    List<NodeJob> live() {
+        return jobs.values().stream().filter(j -> !j.retired() && j.handle() != null && !j.status().isTerminal()).toList();
+    }
+
+    /** @return the jobs SUSPENDED on this node (parked: waiting for a plugin), oldest first */
+    List<NodeJob> suspended() {
+        return jobs.values().stream().filter(j -> j.handle() instanceof EndedJob && j.status() == JobStatus.SUSPENDED)
+                .sorted(Comparator.comparingLong(NodeJob::startTime)).toList();
+    }
+
+    /**
+     * Parses a job's spec against the registry as it is now, without starting it.
+     *
+     * @return the graph, or empty if it does not resolve (a plugin missing, no version in range, a conflict)
+     */
+    java.util.Optional<JobGraph> resolve(NodeJob job, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
+        JobRecord r = job.record();
+        try {
+            return java.util.Optional.of(parser.parse(r.spec(), Path.of(r.baseDirectory()), r.overrides(), excluded));
+        } catch (InvalidJobException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** @return whether the node is stopping (then nothing is moved or parked) */
+    boolean closed() {
+        return closed;
     }
 
     /**
@@ -169,8 +315,8 @@ public final class NodeJobs {
      * A failed write is logged, never thrown: the job keeps running.
      */
     private void persist(NodeJob job) {
-        if (registry == null || closed || job == null) {
-            return;
+        if (registry == null || closed || job == null || job.retired() || jobs.get(job.id()) != job) {
+            return; // a run the node replaced (an upgrade): its end is not the job's
         }
         synchronized (job) {
             JobRecord record = job.record();
@@ -232,10 +378,16 @@ public final class NodeJobs {
                 continue;
             }
             try {
-                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime(), r);
+                start(r.id(), r.spec(), Path.of(r.baseDirectory()), resumeOverrides(r), r.submitTime(), r, java.util.Set.of(),
+                        new UpgradeHistory(), true);
                 resumed++;
                 LOG.info("Resumed job {} ({}), {} before the node stopped", r.name(), r.id(), r.status());
             } catch (RuntimeException e) {
+                if (r.status() == JobStatus.SUSPENDED && r.failure() != null && r.failure().startsWith(PluginUpgrades.WAITING)) {
+                    LOG.warn("Job {} ({}) stays SUSPENDED, {}", r.name(), r.id(), r.failure());
+                    addEnded(r, false); // still waiting: PluginUpgrades resumes it when its plugin is installed
+                    continue;
+                }
                 String reason = "cannot resume after the node restarted: " + (e.getMessage() == null ? e : e.getMessage());
                 LOG.error("Job {} ({}) {}", r.name(), r.id(), reason);
                 addEnded(r.withStatus(JobStatus.FAILED, clock.getAsLong(), reason), true);

@@ -25,6 +25,8 @@ import java.time.Duration;
  * its own (a job's plugins may still be being installed, and SCR's thread must not wait for them);
  * on deactivation (the node stopping) it closes the registry before the engine cancels the jobs,
  * so they stay RUNNING there and resume on the next start.
+ *
+ * <p>While active it moves running jobs between plugin versions as plugins come and go ({@link PluginUpgrades}).
  */
 @Component(service = NodeJobsComponent.class, immediate = true)
 public final class NodeJobsComponent {
@@ -40,6 +42,7 @@ public final class NodeJobsComponent {
     /** The plugin inventory (the CLI bundle's service), when there is one; SCR sets it on its threads. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     private volatile PluginInventory inventory;
+    private final PluginUpgrades upgrades;
 
     /**
      * @param context the bundle's context, for the data directory
@@ -53,6 +56,9 @@ public final class NodeJobsComponent {
         JobRegistry registry = new JobRegistry(NodeProperties.dataDir(context).resolve(JOBS_DIR), json);
         this.jobs = new NodeJobs(engine, plugins, json, new RegistryPluginWait(plugins, json, PLUGIN_WAIT, this::whyUnavailable),
                 System::currentTimeMillis, registry, this::whyUnavailable);
+        org.osgi.framework.Bundle system = context.getBundle(org.osgi.framework.Constants.SYSTEM_BUNDLE_LOCATION);
+        this.upgrades = new PluginUpgrades(jobs, plugins, NodeProperties.savepointDir(context), System::currentTimeMillis,
+                () -> system == null || system.getState() == org.osgi.framework.Bundle.STOPPING);
         this.recovery = new Thread(() -> {
             try {
                 int resumed = jobs.recover();
@@ -68,6 +74,7 @@ public final class NodeJobsComponent {
     /** Stops persisting (before the engine cancels the jobs) and stops a recovery still under way. */
     @Deactivate
     void deactivate() {
+        upgrades.close();
         jobs.close();
         recovery.interrupt();
     }

@@ -35,7 +35,11 @@ final class JobViews {
                 .toList();
         return new Views.JobDetails(job.id(), job.name(), job.status().name(), job.startTime(), job.endTime(),
                 job.duration(), now, result == null ? 0 : result.restarts(),
-                result == null || result.failure() == null ? null : String.valueOf(result.failure()), vertices);
+                result == null || result.failure() == null ? null : String.valueOf(result.failure()), vertices,
+                job.boundVertices().stream().map(v -> new Views.PluginVersionView(v.id(), v.type(), v.plugin().origin().bundle(),
+                        v.plugin().origin().version().toString(), v.versions().toString())).toList(),
+                job.upgrades().upgrades().stream().map(u -> new Views.UpgradeView(u.time(), u.from(), u.to(), u.savepoint(),
+                        u.downtimeMs(), u.outcome().name(), u.message())).toList());
     }
 
     static Views.Checkpoints checkpoints(NodeJob job) {

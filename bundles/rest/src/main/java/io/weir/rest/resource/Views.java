@@ -56,7 +56,23 @@ public final class Views {
     /** {@code GET /jobs/:id}. */
     public record JobDetails(String jid, String name, String state,
             @JsonbProperty("start-time") long startTime, @JsonbProperty("end-time") long endTime, long duration, long now,
-            int restarts, @JsonbProperty("failure-cause") String failureCause, List<Vertex> vertices) {
+            int restarts, @JsonbProperty("failure-cause") String failureCause, List<Vertex> vertices,
+            @JsonbProperty("plugin-versions") List<PluginVersionView> pluginVersions, List<UpgradeView> upgrades) {
+    }
+
+    /**
+     * The plugin one operator runs: {@code range} is the job's {@code version} for it ({@code any} when it gives none).
+     */
+    public record PluginVersionView(String operator, String type, String bundle, String version, String range) {
+    }
+
+    /**
+     * One move of the job between plugin versions: {@code from}/{@code to} as {@code "operator: type bundle version"},
+     * {@code downtime-ms} from the end of the stop-with-savepoint to the first row on the new version (-1 until
+     * measured), {@code outcome} IN_PROGRESS, UPGRADED, ROLLED_BACK or FAILED.
+     */
+    public record UpgradeView(long time, List<String> from, List<String> to, String savepoint,
+            @JsonbProperty("downtime-ms") long downtimeMs, String outcome, String message) {
     }
 
     /** The answer to {@code POST /jobs}. */

@@ -25,6 +25,13 @@ public final class TestEngine implements Engine {
     public final List<String> submitted = new CopyOnWriteArrayList<>();
     /** The configuration each job was last submitted with, by name. */
     public final Map<String, io.weir.core.config.Configuration> configs = new ConcurrentHashMap<>();
+    /** Every graph submitted, in submit order. */
+    public final List<JobGraph> graphs = new CopyOnWriteArrayList<>();
+    /**
+     * When set, a stop-with-savepoint answers this savepoint path at once and the job FINISHES (as the engine does
+     * once the savepoint completed); when null, the test completes {@link TestJob#stop} itself.
+     */
+    public volatile java.nio.file.Path stopsAt;
 
     /** One job of this engine. */
     public static final class TestJob implements JobHandle {
@@ -43,10 +50,19 @@ public final class TestEngine implements Engine {
         public volatile boolean drained;
         /** What {@link #recordsWritten} answers; the test sets it. */
         public volatile Map<String, Long> recordsWritten = Map.of();
+        /** What {@link #firstRecordTimeMillis} answers; the test sets it. */
+        public volatile long firstRecordTime = -1;
+        private final java.nio.file.Path stopsAt;
 
-        TestJob(String name, JobListener listener) {
+        TestJob(String name, JobListener listener, java.nio.file.Path stopsAt) {
             this.name = name;
             this.listener = listener;
+            this.stopsAt = stopsAt;
+        }
+
+        @Override
+        public long firstRecordTimeMillis() {
+            return firstRecordTime;
         }
 
         @Override
@@ -79,6 +95,10 @@ public final class TestEngine implements Engine {
         public CompletableFuture<java.nio.file.Path> stopWithSavepoint(java.util.Optional<java.nio.file.Path> directory, boolean drain) {
             savepointDirectory = directory.orElseThrow();
             drained = drain;
+            if (stopsAt != null) {
+                stop.complete(stopsAt);
+                result.complete(new JobResult(name, JobStatus.FINISHED, null, 0, null));
+            }
             return stop;
         }
 
@@ -110,7 +130,8 @@ public final class TestEngine implements Engine {
         if (previous != null && !previous.result.isDone()) {
             throw new IllegalArgumentException("a job named '" + job.name() + "' is already running on this engine");
         }
-        TestJob j = new TestJob(job.name(), listener);
+        TestJob j = new TestJob(job.name(), listener, stopsAt);
+        graphs.add(job);
         jobs.put(job.name(), j);
         submitted.add(job.name());
         configs.put(job.name(), job.config());

@@ -54,7 +54,13 @@ public final class TestPlugins {
                 throw new UnsupportedOperationException("these tests never run readers");
             }
         });
-        registry.addSink(new SinkFactory() {
+        registry.addSink(discard());
+        return registry;
+    }
+
+    /** @return a new "discard" sink factory (a new object per call, as each bundle revision registers its own) */
+    public static SinkFactory discard() {
+        return new SinkFactory() {
             @Override
             public String type() {
                 return "discard";
@@ -68,7 +74,6 @@ public final class TestPlugins {
             public TwoPhaseCommittingSink<?> create(PluginConfig config, Schema input) {
                 throw new UnsupportedOperationException("these tests never run sinks");
             }
-        });
-        return registry;
+        };
     }
 }

@@ -13,7 +13,12 @@ import io.weir.core.engine.JobListener;
 import io.weir.core.ha.CheckpointRecoveryFactory;
 import io.weir.core.job.JobGraph;
 import io.weir.core.plugin.MapPluginRegistry;
+import io.weir.core.plugin.PluginBinding;
+import io.weir.core.plugin.PluginConflict;
+import io.weir.core.plugin.PluginOrigin;
 import io.weir.core.plugin.PluginRegistry;
+import io.weir.core.plugin.PluginVersion;
+import io.weir.core.plugin.VersionRange;
 import io.weir.core.state.StateBackend;
 import io.weir.core.storage.CheckpointStorageFactory;
 import org.osgi.service.component.annotations.Activate;
@@ -119,37 +124,73 @@ public final class EngineComponent implements Engine, PluginRegistry {
         return plugins.types();
     }
 
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    void bindSource(SourceFactory f) {
-        plugins.addSource(f);
-        LOG.info("Plugin source type '{}' installed", f.type());
+    @Override
+    public Optional<PluginBinding> resolve(String type, VersionRange range, java.util.Set<PluginOrigin> excluded) {
+        return plugins.resolve(type, range, excluded);
     }
 
-    void unbindSource(SourceFactory f) {
+    @Override
+    public java.util.List<PluginOrigin> versions(String type) {
+        return plugins.versions(type);
+    }
+
+    @Override
+    public java.util.List<PluginConflict> conflicts() {
+        return plugins.conflicts();
+    }
+
+    @Override
+    public AutoCloseable addListener(Listener listener) {
+        return plugins.addListener(listener);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindSource(SourceFactory f, org.osgi.framework.ServiceReference<SourceFactory> ref) {
+        PluginOrigin origin = origin(ref);
+        plugins.addSource(f, origin);
+        LOG.info("Plugin source type '{}' installed ({})", f.type(), origin);
+    }
+
+    void unbindSource(SourceFactory f, org.osgi.framework.ServiceReference<SourceFactory> ref) {
         plugins.removeSource(f);
-        LOG.info("Plugin source type '{}' removed", f.type());
+        LOG.info("Plugin source type '{}' removed ({})", f.type(), origin(ref));
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    void bindOperator(OperatorFactory f) {
-        plugins.addOperator(f);
-        LOG.info("Plugin operator type '{}' installed", f.type());
+    void bindOperator(OperatorFactory f, org.osgi.framework.ServiceReference<OperatorFactory> ref) {
+        PluginOrigin origin = origin(ref);
+        plugins.addOperator(f, origin);
+        LOG.info("Plugin operator type '{}' installed ({})", f.type(), origin);
     }
 
-    void unbindOperator(OperatorFactory f) {
+    void unbindOperator(OperatorFactory f, org.osgi.framework.ServiceReference<OperatorFactory> ref) {
         plugins.removeOperator(f);
-        LOG.info("Plugin operator type '{}' removed", f.type());
+        LOG.info("Plugin operator type '{}' removed ({})", f.type(), origin(ref));
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    void bindSink(SinkFactory f) {
-        plugins.addSink(f);
-        LOG.info("Plugin sink type '{}' installed", f.type());
+    void bindSink(SinkFactory f, org.osgi.framework.ServiceReference<SinkFactory> ref) {
+        PluginOrigin origin = origin(ref);
+        plugins.addSink(f, origin);
+        LOG.info("Plugin sink type '{}' installed ({})", f.type(), origin);
     }
 
-    void unbindSink(SinkFactory f) {
+    void unbindSink(SinkFactory f, org.osgi.framework.ServiceReference<SinkFactory> ref) {
         plugins.removeSink(f);
-        LOG.info("Plugin sink type '{}' removed", f.type());
+        LOG.info("Plugin sink type '{}' removed ({})", f.type(), origin(ref));
+    }
+
+    /**
+     * @return the bundle and version serving a factory service (its bundle's symbolic name and {@code Bundle-Version});
+     *         {@link PluginOrigin#unbundled()} if the service is already unregistered and has no bundle any more
+     */
+    private static PluginOrigin origin(org.osgi.framework.ServiceReference<?> ref) {
+        org.osgi.framework.Bundle b = ref.getBundle();
+        if (b == null) {
+            return PluginOrigin.unbundled();
+        }
+        org.osgi.framework.Version v = b.getVersion();
+        return new PluginOrigin(b.getSymbolicName(), new PluginVersion(v.getMajor(), v.getMinor(), v.getMicro(), v.getQualifier()));
     }
 
     @Reference(cardinality = ReferenceCardinality.AT_LEAST_ONE, policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)

@@ -254,6 +254,21 @@ public final class JobMaster implements JobHandle, TaskListener {
         return status;
     }
 
+    /** The earliest first-row time of the current attempt's record writers; any thread. */
+    @Override
+    public long firstRecordTimeMillis() {
+        long first = -1;
+        for (List<RecordWriter> writers : writersByOperator.values()) {
+            for (RecordWriter w : writers) {
+                long t = w.firstRecordMillis();
+                if (t >= 0 && (first < 0 || t < first)) {
+                    first = t;
+                }
+            }
+        }
+        return first;
+    }
+
     /** Sums the current attempt's record writers per operator; any thread. */
     @Override
     public Map<String, Long> recordsWritten() {

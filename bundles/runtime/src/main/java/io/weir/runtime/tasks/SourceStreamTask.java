@@ -56,7 +56,7 @@ public final class SourceStreamTask extends StreamTask {
         JobVertex v = deployment.chain().get(0);
         OperatorSubtaskState restore = deployment.restoreState().getOrDefault(v.id(), OperatorSubtaskState.empty());
         OperatorStateBackend opState = createOperatorStateBackend(v.id(), restore);
-        reader = services.plugins().source(v.type()).orElseThrow(() -> missingPlugin(v)).create(v.config(), v.outputSchema());
+        reader = factory(v, io.weir.api.plugin.SourceFactory.class, services.plugins().source(v.type())).create(v.config(), v.outputSchema());
         readerContext = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(), v.parallelism(),
                 deployment.restored(), opState, null, checkpointInterval());
         return new SnapshotParticipant(v.id(), reader::snapshotState, opState, null, reader);

@@ -227,9 +227,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 keyedBackends.add(keyed);
             }
             StreamOperator op = switch (v.kind()) {
-                case OPERATOR -> services.plugins().operator(v.type())
-                        .orElseThrow(() -> missingPlugin(v)).create(v.config(), v.inputSchema());
-                case SINK -> sinkOperator(services.plugins().sink(v.type()).orElseThrow(() -> missingPlugin(v)), v);
+                case OPERATOR -> factory(v, io.weir.api.plugin.OperatorFactory.class, services.plugins().operator(v.type()))
+                        .create(v.config(), v.inputSchema());
+                case SINK -> sinkOperator(factory(v, SinkFactory.class, services.plugins().sink(v.type())), v);
                 case SOURCE -> throw new IllegalStateException("source " + v.id() + " inside a chain");
             };
             io.weir.runtime.time.KeyedTimerService timers = null;
@@ -305,6 +305,20 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     protected java.util.OptionalLong checkpointInterval() {
         Long interval = deployment.config().get(io.weir.core.config.CheckpointingOptions.INTERVAL);
         return interval == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(interval);
+    }
+
+    /**
+     * The factory a vertex is built with: the one the job was bound to when it was parsed ({@link JobVertex#plugin()}),
+     * so a job never switches plugin versions behind the node's back (a restart after a failure uses the same one);
+     * for a vertex built by hand, {@code byType} (the registry's current factory of the type).
+     *
+     * @throws IllegalStateException if the vertex is unbound and the type is not installed
+     */
+    protected static <F> F factory(JobVertex v, Class<F> kind, java.util.Optional<F> byType) {
+        if (v.plugin() != null) {
+            return kind.cast(v.plugin().factory());
+        }
+        return byType.orElseThrow(() -> missingPlugin(v));
     }
 
     protected static IllegalStateException missingPlugin(JobVertex v) {

@@ -147,6 +147,37 @@ class KeyedAggregateTest {
         }
     }
 
+    @Test
+    void version11AddsAStddevColumnPerAvgMatchingAnIndependentComputation() throws Exception {
+        io.weir.plugin.basic.aggregate.AggregatePlan plan = io.weir.plugin.basic.aggregate.AggregatePlan.from(CONFIG, INPUT);
+        io.weir.plugin.basic.aggregate.StddevColumns stddev = io.weir.plugin.basic.aggregate.StddevColumns.of(plan, INPUT);
+        assertThat(io.weir.plugin.basic.aggregate.StddevColumns.enabled()).as("the shipped build is 1.0").isFalse();
+        assertThat(stddev.outputSchema().names()).endsWith("sum_ratio", "mean_stddev");
+        StreamOperator op = new io.weir.plugin.basic.aggregate.KeyedAggregateOperator(plan, RecordThrottle.from(CONFIG), stddev);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
+        op.initializeState(context);
+        List<Row> input = randomRows(500, 7);
+
+        List<Row> out = run(op, context, input);
+
+        Map<String, List<Long>> delays = new HashMap<>();
+        for (int i = 0; i < input.size(); i++) {
+            Row in = input.get(i);
+            List<Long> seen = delays.computeIfAbsent(in.getString(0), k -> new ArrayList<>());
+            if (in.get(1) != null) {
+                seen.add((Long) in.get(1));
+            }
+            Object actual = out.get(i).get("mean_stddev");
+            if (seen.isEmpty()) {
+                assertThat(actual).isNull();
+                continue;
+            }
+            double mean = seen.stream().mapToLong(Long::longValue).average().orElseThrow();
+            double variance = seen.stream().mapToDouble(d -> (d - mean) * (d - mean)).sum() / seen.size();
+            assertThat((Double) actual).as("row %d", i).isCloseTo(Math.sqrt(variance), within(1e-9));
+        }
+    }
+
     private static List<Row> run(StreamOperator op, InMemoryOperatorContext context, List<Row> input) throws Exception {
         List<Row> out = new ArrayList<>();
         for (Row row : input) {

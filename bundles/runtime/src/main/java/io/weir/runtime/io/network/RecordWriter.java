@@ -30,6 +30,10 @@ public final class RecordWriter {
      * with a release store (no lock, no fence on the record path); read by any thread.
      */
     private final AtomicLong recordsWritten = new AtomicLong();
+    /** Whether a row was emitted yet; task thread only (keeps the volatile write below to once per writer). */
+    private boolean emitted;
+    /** Wall-clock time of the first row emitted, ms since the epoch, -1 before; written once by the task thread. */
+    private volatile long firstRecordMillis = -1;
     /** The producer's side output this writer carries, or null for its main output. */
     private final String sideOutput;
 
@@ -77,6 +81,15 @@ public final class RecordWriter {
             append(channel);
         }
         recordsWritten.lazySet(recordsWritten.get() + 1);
+        if (!emitted) {
+            emitted = true;
+            firstRecordMillis = System.currentTimeMillis();
+        }
+    }
+
+    /** @return when this writer emitted its first row, ms since the epoch, or -1 if it has not; any thread */
+    public long firstRecordMillis() {
+        return firstRecordMillis;
     }
 
     /** @return the side output this writer carries, or null for the main output */

@@ -35,6 +35,7 @@ public final class AggregatePlan {
     private final int[] keyPositions;
     private final List<String> keyNames;
     private final Aggregator[] aggregators;
+    private final List<AggregateSpec> specs;
 
     /**
      * @param key the key fields, in output order
@@ -48,6 +49,7 @@ public final class AggregatePlan {
             throw new IllegalArgumentException("key must name at least one field");
         }
         List<Field> out = new ArrayList<>();
+        this.specs = List.copyOf(specs);
         keyNames = List.copyOf(key);
         keyPositions = new int[key.size()];
         for (int i = 0; i < key.size(); i++) {
@@ -182,6 +184,11 @@ public final class AggregatePlan {
                     : "must be a long, int or double field, is " + type.name().toLowerCase();
             case MIN, MAX -> type != FieldType.BYTES ? null : "bytes fields have no order";
         };
+    }
+
+    /** @return the aggregates, in output order */
+    public List<AggregateSpec> specs() {
+        return specs;
     }
 
     /** @return the output schema: key fields, then the aggregates */

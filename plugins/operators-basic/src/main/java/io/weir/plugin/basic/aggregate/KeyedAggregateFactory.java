@@ -14,7 +14,8 @@ import java.util.List;
  * The {@code keyed-aggregate} operator: config {@code key} (field name or list), {@code aggregates}
  * (list of {@code {"fn": count|sum|avg|min|max, "field": ..., "as": ...}}), optional
  * {@code sleep-ms-per-record}. Its input edge must be partitioned by hash of the same key fields.
- * See {@link AggregatePlan} for the output schema and {@link KeyedAggregateOperator} for behaviour.
+ * See {@link AggregatePlan} for the output schema and {@link KeyedAggregateOperator} for behaviour; version 1.1
+ * (the example bundle) adds {@code <as>_stddev} columns ({@link StddevColumns}).
  * Stateless and thread-safe.
  */
 @Component(service = OperatorFactory.class, property = "weir.plugin.type=" + KeyedAggregateFactory.TYPE)
@@ -46,7 +47,9 @@ public final class KeyedAggregateFactory implements OperatorFactory {
     @Override
     public Schema outputSchema(PluginConfig config, Schema input) {
         RecordThrottle.from(config);
-        return AggregatePlan.from(config, input).outputSchema();
+        AggregatePlan plan = AggregatePlan.from(config, input);
+        StddevColumns stddev = StddevColumns.enabled() ? StddevColumns.of(plan, input) : null;
+        return stddev == null ? plan.outputSchema() : stddev.outputSchema();
     }
 
     /** @return true: state is per key */
@@ -63,6 +66,8 @@ public final class KeyedAggregateFactory implements OperatorFactory {
 
     @Override
     public StreamOperator create(PluginConfig config, Schema input) {
-        return new KeyedAggregateOperator(AggregatePlan.from(config, input), RecordThrottle.from(config));
+        AggregatePlan plan = AggregatePlan.from(config, input);
+        return new KeyedAggregateOperator(plan, RecordThrottle.from(config),
+                StddevColumns.enabled() ? StddevColumns.of(plan, input) : null);
     }
 }

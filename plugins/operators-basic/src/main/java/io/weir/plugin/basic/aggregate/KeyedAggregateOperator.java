@@ -23,15 +23,29 @@ public final class KeyedAggregateOperator implements StreamOperator {
     private final RecordThrottle throttle;
     // Task thread only.
     private ValueState<Row> accumulators;
+    /** Version 1.1's moments per key; null without stddev columns. Task thread only. */
+    private ValueState<Row> moments;
     private OperatorContext context;
+    /** Version 1.1's stddev columns, or null (1.0, or no avg aggregate). */
+    private final StddevColumns stddev;
 
     /**
      * @param plan the compiled config
      * @param throttle pause per record
      */
     public KeyedAggregateOperator(AggregatePlan plan, RecordThrottle throttle) {
+        this(plan, throttle, null);
+    }
+
+    /**
+     * @param plan the compiled config
+     * @param throttle pause per record
+     * @param stddev version 1.1's stddev columns, or null for none
+     */
+    public KeyedAggregateOperator(AggregatePlan plan, RecordThrottle throttle, StddevColumns stddev) {
         this.plan = plan;
         this.throttle = throttle;
+        this.stddev = stddev;
     }
 
     /** @throws IllegalStateException if the input is not keyed (see {@link OperatorContext#keyedState()}) */
@@ -40,6 +54,10 @@ public final class KeyedAggregateOperator implements StreamOperator {
         this.context = context;
         this.accumulators = context.keyedState().getState(
                 new StateDescriptor.Value<>(STATE_NAME, new RowSerializer(plan.accumulatorSchema())));
+        if (stddev != null) {
+            this.moments = context.keyedState().getState(
+                    new StateDescriptor.Value<>(StddevColumns.STATE_NAME, new RowSerializer(stddev.momentsSchema())));
+        }
     }
 
     /**
@@ -59,6 +77,12 @@ public final class KeyedAggregateOperator implements StreamOperator {
                     + context.subtaskIndex() + " of job " + context.jobName() + ": sum overflows long at row " + row, e);
         }
         accumulators.update(acc);
-        out.collect(plan.result(acc, row));
+        Row result = plan.result(acc, row);
+        if (stddev != null) {
+            Row m = stddev.accumulate(moments.value(), row);
+            moments.update(m);
+            result = stddev.extend(result, m);
+        }
+        out.collect(result);
     }
 }
