@@ -21,7 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A {@link PluginRegistry} of explicitly added and removed factories (the OSGi layer calls these on
  * service bind/unbind, with the service's bundle as origin). Each type may have several versions;
- * the same type and version from two bundles is kept and reported by {@link #conflicts()}.
+ * one type from two different bundles is kept and reported by {@link #conflicts()}, and never resolved.
  *
  * <p>Thread-safe: the tables are guarded by {@code this}; listeners are called after the change,
  * outside the lock, on the thread that made it.
@@ -186,20 +186,17 @@ public final class MapPluginRegistry implements PluginRegistry {
         return pick(all, range, excluded);
     }
 
-    /** @param newestFirst bindings of one type, newest first */
+    /**
+     * @param newestFirst bindings of one type, newest first
+     * @throws PluginResolutionException if they come from more than one bundle ({@link PluginConflict})
+     */
     private static Optional<PluginBinding> pick(List<PluginBinding> newestFirst, VersionRange range, Set<PluginOrigin> excluded) {
-        List<PluginBinding> fit = newestFirst.stream()
-                .filter(b -> range.includes(b.origin().version()) && !excluded.contains(b.origin())).toList();
-        if (fit.isEmpty()) {
-            return Optional.empty();
+        if (newestFirst.stream().map(b -> b.origin().bundle()).distinct().count() > 1) {
+            throw new PluginResolutionException(new PluginConflict(newestFirst.get(0).type(),
+                    newestFirst.stream().map(PluginBinding::origin).distinct().toList()).describe());
         }
-        PluginBinding best = fit.get(0);
-        List<String> same = fit.stream().filter(b -> b.origin().version().equals(best.origin().version()))
-                .map(b -> b.origin().bundle()).distinct().sorted().toList();
-        if (same.size() > 1) {
-            throw new PluginResolutionException(new PluginConflict(best.type(), best.origin().version(), same).describe());
-        }
-        return Optional.of(best);
+        return newestFirst.stream()
+                .filter(b -> range.includes(b.origin().version()) && !excluded.contains(b.origin())).findFirst();
     }
 
     @Override
@@ -216,18 +213,12 @@ public final class MapPluginRegistry implements PluginRegistry {
         List<PluginConflict> found = new ArrayList<>();
         for (Map<String, List<PluginBinding>> table : List.of(sources, operators, sinks)) {
             for (List<PluginBinding> list : table.values()) {
-                Map<PluginVersion, TreeSet<String>> byVersion = new HashMap<>();
-                for (PluginBinding b : list) {
-                    byVersion.computeIfAbsent(b.origin().version(), v -> new TreeSet<>()).add(b.origin().bundle());
+                if (list.stream().map(b -> b.origin().bundle()).distinct().count() > 1) {
+                    found.add(new PluginConflict(list.get(0).type(), list.stream().map(PluginBinding::origin).distinct().toList()));
                 }
-                byVersion.forEach((v, bundles) -> {
-                    if (bundles.size() > 1) {
-                        found.add(new PluginConflict(list.get(0).type(), v, List.copyOf(bundles)));
-                    }
-                });
             }
         }
-        found.sort(Comparator.comparing(PluginConflict::type).thenComparing(PluginConflict::version));
+        found.sort(Comparator.comparing(PluginConflict::type));
         return found;
     }
 

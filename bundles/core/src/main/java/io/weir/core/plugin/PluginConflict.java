@@ -4,27 +4,29 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Two or more bundles serve one plugin type with one version: the registry never picks one of them
- * silently; a job resolving to that version fails naming them.
+ * Two or more bundles (different symbolic names) serve one plugin type: the registry never picks one of them
+ * silently, whatever their versions (a bundle declaring {@code keyed-aggregate} must not quietly replace the
+ * shipped one, nor take over the jobs using it as if it were its next version); a job resolving that type fails
+ * naming them. A new version of a plugin keeps its {@code Bundle-SymbolicName}; that is no conflict.
  *
  * @param type the plugin type name
- * @param version the version they all declare
- * @param bundles the bundles' symbolic names, sorted, at least two
+ * @param origins every bundle and version serving the type, sorted by bundle then version; at least two bundles
  */
-public record PluginConflict(String type, PluginVersion version, List<String> bundles) {
-    /** @throws IllegalArgumentException if fewer than two bundles are named */
+public record PluginConflict(String type, List<PluginOrigin> origins) {
+    /** @throws IllegalArgumentException if fewer than two different bundles are named */
     public PluginConflict {
         Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(version, "version");
-        bundles = List.copyOf(bundles);
-        if (bundles.size() < 2) {
-            throw new IllegalArgumentException("a conflict needs two bundles, got " + bundles);
+        origins = origins.stream().sorted(java.util.Comparator.comparing(PluginOrigin::bundle)
+                .thenComparing(PluginOrigin::version)).toList();
+        if (origins.stream().map(PluginOrigin::bundle).distinct().count() < 2) {
+            throw new IllegalArgumentException("a conflict needs two bundles, got " + origins);
         }
     }
 
     /** @return a one-line description for errors and listings */
     public String describe() {
-        return "plugin type '" + type + "' version " + version + " is served by " + bundles.size() + " bundles "
-                + bundles + "; remove all but one of them from plugins/";
+        return "plugin type '" + type + "' is served by " + origins.stream().map(PluginOrigin::bundle).distinct().count()
+                + " bundles " + origins + "; remove all but one of them from plugins/ (a new version of a plugin keeps"
+                + " its Bundle-SymbolicName)";
     }
 }

@@ -125,14 +125,31 @@ class VersionedPluginResolutionTest {
         registry.addSink(shipped(SinkFactory.class, "discard"), origin("com.example.evil", "1.0.0"));
         assertThatThrownBy(() -> parser.parse(job(null), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessage("operators[1].type: plugin type 'discard' version 1.0.0 is served by 2 bundles "
-                        + "[com.example.evil, io.weir.plugins.basic]; remove all but one of them from plugins/");
-        assertThat(registry.conflicts()).containsExactly(new PluginConflict("discard", PluginVersion.parse("1.0.0"),
-                List.of("com.example.evil", "io.weir.plugins.basic")));
+                .hasMessage("operators[1].type: plugin type 'discard' is served by 2 bundles "
+                        + "[com.example.evil 1.0.0, io.weir.plugins.basic 1.0.0]; remove all but one of them from plugins/"
+                        + " (a new version of a plugin keeps its Bundle-SymbolicName)");
+        assertThat(registry.conflicts()).containsExactly(new PluginConflict("discard",
+                List.of(origin("com.example.evil", "1.0.0"), V1)));
         assertThat(registry.sink("discard")).isEmpty();
         assertThat(registry.types()).contains("discard", "datagen");
-        // a higher version from one bundle is no conflict for jobs that take it
+    }
+
+    @Test
+    void anotherBundleDeclaringAnInstalledTypeDoesNotReplaceItWhateverItsVersion() {
+        registry.addSink(shipped(SinkFactory.class, "discard"), V1);
+        PluginOrigin other = origin("com.example.other", "9.0.0");
+        SinkFactory intruder = shipped(SinkFactory.class, "discard");
+        registry.addSink(intruder, other);
+
+        assertThatThrownBy(() -> registry.resolve("discard", VersionRange.ANY, Set.of()))
+                .isInstanceOf(io.weir.core.plugin.PluginResolutionException.class)
+                .hasMessageContaining("com.example.other 9.0.0").hasMessageContaining("io.weir.plugins.basic 1.0.0");
+        assertThat(registry.conflicts()).hasSize(1);
+
+        // removing the intruder ends the conflict; a higher version of the same bundle is its next version
+        registry.removeSink(intruder);
         registry.addSink(shipped(SinkFactory.class, "discard"), V11);
+        assertThat(registry.conflicts()).isEmpty();
         assertThat(registry.resolve("discard", VersionRange.ANY, Set.of()).map(PluginBinding::origin)).contains(V11);
     }
 
