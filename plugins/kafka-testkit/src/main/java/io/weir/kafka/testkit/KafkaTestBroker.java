@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -149,7 +150,7 @@ public final class KafkaTestBroker implements AutoCloseable {
      *
      * @param partitions partitions of each topic, at least 1
      * @param names topic names
-     * @throws IllegalStateException if creation fails, or a partition has no leader within 30 s
+     * @throws IllegalStateException if creation fails, or the broker does not lead every partition within 30 s
      */
     public void createTopics(int partitions, String... names) {
         try (Admin admin = admin()) {
@@ -162,14 +163,33 @@ public final class KafkaTestBroker implements AutoCloseable {
                 }
             }
             admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-            // only a partition's leader answers ListOffsets; the admin client retries until the broker has
-            // taken up leadership of each new partition (it can lag the creation's completion under load)
-            admin.listOffsets(all).all().get(30, TimeUnit.SECONDS);
+            awaitLeaders(admin, all);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics " + List.of(names), e);
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics " + List.of(names) + ": " + e, e);
+        }
+    }
+
+    /**
+     * Waits until the broker answers ListOffsets, which only a partition's leader does, for every one of
+     * {@code partitions}: under load the broker's metadata and leadership can lag a topic creation the
+     * controller has completed, and a write meanwhile is refused ({@code NOT_LEADER_OR_FOLLOWER}). Retriable
+     * errors (unknown topic or partition, no leader yet) are retried every 100 ms for up to 30 s.
+     */
+    private static void awaitLeaders(Admin admin, Map<TopicPartition, OffsetSpec> partitions) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.listOffsets(partitions).all().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 
