@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code wait BOOTSTRAP}: waits up to 60 s until the broker answers;</li>
  * <li>{@code create BOOTSTRAP PARTITIONS TOPIC...}: creates the topics;</li>
  * <li>{@code load BOOTSTRAP TOPIC FILE}: writes each flat JSON object of the file (a JSON array, one object per
- *     line, or JSON lines) as one record, keyed by nothing;</li>
+ *     line, or JSON lines) as one record, keyed by nothing, and fails if any record was not written;</li>
  * <li>{@code committed BOOTSTRAP TOPIC}: prints how many records a read_committed consumer sees and the last value
  *     per record key.</li>
  * </ul>
@@ -94,11 +97,29 @@ public final class KafkaFlightsTool {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // one request in flight: a first request refused while the broker takes up a new partition's leadership
+        // could otherwise be overtaken by the next and then be dropped after delivery.timeout.ms (KAFKA-15591)
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
             for (String r : records) {
-                producer.send(new ProducerRecord<>(topic, r));
+                sent.add(producer.send(new ProducerRecord<>(topic, r)));
             }
             producer.flush();
+        }
+        int failed = 0;
+        Throwable first = null;
+        for (Future<RecordMetadata> f : sent) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                failed++;
+                first = first == null ? e.getCause() : first;
+            }
+        }
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " of " + records.size() + " flights were not written to topic " + topic
+                    + ": " + first);
         }
         System.out.println("loaded " + records.size() + " flights into topic " + topic);
     }

@@ -109,6 +109,16 @@ class RescaleRestoreTest {
     }
 
     @Test
+    void unalignedCheckpointUnderBackpressureRestoredWithTheAggregateTwoToThreeAndTheSinkThreeToOneIsExactlyOnce() throws Exception {
+        // KafkaJobTest.restoreWithOtherParallelismsIsExactlyOnce's shape, with in-flight data on both edges: the hash
+        // edge's records go to the owners of their key groups among 3, every old link of the rebalance edge into one sink
+        CompletedCheckpointStats cp = stoppedAfterACheckpoint(2, 3, true);
+        assertThat(cp.persistedDataBytes()).as("in-flight bytes in the checkpoint restored from").isPositive();
+
+        assertResumedExactlyOnce(cp, 3, 1, true);
+    }
+
+    @Test
     void alignedCheckpointRestoredWithAnOddParallelismIsExactlyOnce() throws Exception {
         CompletedCheckpointStats cp = stoppedAfterACheckpoint(2, 3, false);
 
