@@ -174,40 +174,32 @@ function pluginTable(nodeName, list) {
   return table;
 }
 
+// a table of text cells: headers and rows of strings
+function textTable(className, headers, rows) {
+  const table = document.createElement('table');
+  table.className = className;
+  const head = document.createElement('tr');
+  for (const h of headers) { const th = document.createElement('th'); th.className = 'text'; th.textContent = h; head.appendChild(th); }
+  table.createTHead().appendChild(head);
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = document.createElement('tr');
+    r.forEach(v => cell(tr, v, 'text'));
+    body.appendChild(tr);
+  }
+  return table;
+}
+
 // the console's view of GET /cluster + /cluster/jobs (io.weir.console.cluster.ClusterView)
 function clusterView(nodeName, c) {
   const div = document.createElement('div');
   div.className = 'cluster';
   div.appendChild(note(c.summary + ' (as node ' + nodeName + ' sees it)', !c.hasQuorum));
-  const members = document.createElement('table');
-  members.className = 'grid members';
-  members.innerHTML = '<thead><tr><th class="text">member</th><th class="text">REST URL</th><th class="text">role</th>'
-    + '<th class="text">jobs it runs</th></tr></thead>';
-  const mb = document.createElement('tbody');
-  for (const m of c.members) {
-    const tr = document.createElement('tr');
-    cell(tr, m.address + (m.self ? ' (' + nodeName + ')' : ''), 'text');
-    cell(tr, m.url, 'text');
-    cell(tr, m.leader ? 'leader' : 'member', 'text' + (m.leader ? ' leader' : ''));
-    cell(tr, m.jobs.join(', ') || '–', 'text');
-    mb.appendChild(tr);
-  }
-  members.appendChild(mb);
-  div.appendChild(members);
+  div.appendChild(textTable('grid members', ['member', 'REST URL', 'role', 'jobs it runs'], c.members.map(m => [
+    m.address + (m.self ? ' (' + nodeName + ')' : ''), m.url, m.leader ? 'leader' : 'member', m.jobs.join(', ') || '–'])));
   if (c.jobs.length > 0) {
-    const jobs = document.createElement('table');
-    jobs.className = 'grid cluster-jobs';
-    jobs.innerHTML = '<thead><tr><th class="text">cluster job</th><th class="text">status</th><th class="text">owner</th>'
-      + '<th class="text">message</th></tr></thead>';
-    const jb = document.createElement('tbody');
-    for (const j of c.jobs) {
-      const tr = document.createElement('tr');
-      cell(tr, j.name, 'text'); cell(tr, j.status, 'text status-' + j.status);
-      cell(tr, j.owner || 'unassigned', 'text'); cell(tr, j.message, 'text reason');
-      jb.appendChild(tr);
-    }
-    jobs.appendChild(jb);
-    div.appendChild(jobs);
+    div.appendChild(textTable('grid cluster-jobs', ['cluster job', 'status', 'owner', 'message'],
+      c.jobs.map(j => [j.name, j.status, j.owner || 'unassigned', j.message])));
   }
   return div;
 }
@@ -420,15 +412,22 @@ function route() {
       } else {
         await renderJobs();
       }
+      $('job-view').classList.remove('stale');
     } catch (e) {
+      // keep polling; what the job page still shows is from before the error: grey it out
       showMessage(e.message, true);
+      $('job-view').classList.toggle('stale', onJob);
     }
     timer = setTimeout(tick, POLL_MS);
   };
   tick();
 }
 
-window.addEventListener('hashchange', () => { chosenCheckpoint = null; route(); });
+window.addEventListener('hashchange', () => {
+  chosenCheckpoint = null;
+  $('job-title').textContent = '';   // not the previous job's name while the new one loads (or is not found)
+  route();
+});
 $('login').addEventListener('submit', login);
 $('logout').addEventListener('click', () => { sessionStorage.clear(); renderLogin(); });
 $('upload').addEventListener('submit', upload);

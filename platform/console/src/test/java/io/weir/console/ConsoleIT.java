@@ -157,6 +157,8 @@ class ConsoleIT {
     void unknownNodeOrJobIs404WithAMessage() throws Exception {
         HttpResponse<String> noNode = send(HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/jobs/nope/" + JOB)).GET());
         assertThat(noNode.statusCode()).isEqualTo(404);
+        assertThat(noNode.body()).as("a sentence the page can show, not an empty 404")
+                .contains("no node 'nope' in this console's configuration; configured: [it]");
         HttpResponse<String> noJob = send(HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/jobs/it/nope")).GET());
         assertThat(noJob.statusCode()).isEqualTo(404);
         assertThat(noJob.body()).contains("no job with id or name 'nope'");
