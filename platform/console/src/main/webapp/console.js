@@ -108,41 +108,100 @@ async function renderNodesExtras(nodes) {
     select.replaceChildren(...nodes.map(n => new Option(n.name, n.name)));
   }
   const plugins = $('plugins');
-  plugins.replaceChildren();
   const clusters = $('cluster');
-  clusters.replaceChildren();
-  let anyCluster = false;
+  const pluginTables = [];
+  const clusterViews = [];
+  const seen = new Set();
   for (const n of nodes.filter(n => n.up)) {
     try {
-      const p = await api('nodes/' + encodeURIComponent(n.node || n.name) + '/plugins');
-      const table = document.createElement('table');
-      table.className = 'grid';
-      table.innerHTML = '<thead><tr><th>node</th><th class="text">type</th><th class="text">kind</th><th class="text">bundle</th><th class="text">error</th></tr></thead>';
-      const tb = document.createElement('tbody');
-      for (const pl of p.plugins || []) {
-        const tr = document.createElement('tr');
-        cell(tr, n.name, 'text'); cell(tr, pl.type, 'text'); cell(tr, pl.kind, 'text'); cell(tr, pl.bundle || '', 'text');
-        cell(tr, pl.error || '', 'text');
-        tb.appendChild(tr);
-      }
-      table.appendChild(tb);
-      plugins.appendChild(table);
+      pluginTables.push(pluginTable(n.name, (await api('nodes/' + encodeURIComponent(n.name) + '/plugins')).plugins || []));
     } catch (e) {
-      plugins.append('plugins of ' + n.name + ': ' + e.message);
+      pluginTables.push(note('Plugins of ' + n.name + ': ' + e.message, true));
     }
     try {
       const c = await api('nodes/' + encodeURIComponent(n.name) + '/cluster');
-      if (c.available) {
-        anyCluster = true;
-        const pre = document.createElement('pre');
-        pre.textContent = n.name + ': ' + JSON.stringify(c.cluster, null, 2);
-        clusters.appendChild(pre);
+      // several configured nodes may be members of one cluster: show it once
+      const key = c.available ? c.cluster.name + ' ' + c.cluster.leader : null;
+      if (c.available && !seen.has(key)) {
+        seen.add(key);
+        clusterViews.push(clusterView(n.name, c.cluster));
       }
     } catch (e) {
-      // a cluster error is shown only where a cluster exists
+      clusterViews.push(note('Cluster of ' + n.name + ': ' + e.message, true));
     }
   }
-  $('cluster-section').hidden = !anyCluster;
+  plugins.replaceChildren(...pluginTables);
+  clusters.replaceChildren(...clusterViews);
+  $('cluster-section').hidden = clusterViews.length === 0;
+}
+
+function note(text, error) {
+  const p = document.createElement('p');
+  p.className = error ? 'note error' : 'note';
+  p.textContent = text;
+  return p;
+}
+
+// one row per plugin of the node's GET /plugins: a bad one (error, or not ACTIVE) is marked
+function pluginTable(nodeName, list) {
+  const table = document.createElement('table');
+  table.className = 'grid plugins';
+  table.dataset.node = nodeName;
+  table.innerHTML = '<thead><tr><th class="text">node</th><th class="text">bundle</th><th class="text">version</th><th class="text">state</th>'
+    + '<th class="text">file</th><th class="text">types</th><th class="text">used by</th><th class="text">error</th></tr></thead>';
+  const tb = document.createElement('tbody');
+  for (const p of list) {
+    const tr = document.createElement('tr');
+    const bad = !!p.error || p.state !== 'ACTIVE';
+    tr.className = bad ? 'bad' : '';
+    tr.dataset.file = p.file || '';
+    cell(tr, nodeName, 'text');
+    cell(tr, p.bundle || '–', 'text');
+    cell(tr, p.version || '–', 'text');
+    cell(tr, p.state, 'text state-' + p.state);
+    cell(tr, p.file || '–', 'text');
+    cell(tr, (p.types || []).map(t => t.name + ' (' + t.kind + ')').join(', ') || '–', 'text');
+    cell(tr, (p.jobs || []).map(j => j.name).join(', ') || '–', 'text');
+    cell(tr, p.error || '', 'text reason');
+    tb.appendChild(tr);
+  }
+  if (list.length === 0) {
+    const tr = document.createElement('tr');
+    cell(tr, nodeName + ' has no plugins', 'text').colSpan = 8;
+    tb.appendChild(tr);
+  }
+  table.appendChild(tb);
+  return table;
+}
+
+// a table of text cells: headers and rows of strings
+function textTable(className, headers, rows) {
+  const table = document.createElement('table');
+  table.className = className;
+  const head = document.createElement('tr');
+  for (const h of headers) { const th = document.createElement('th'); th.className = 'text'; th.textContent = h; head.appendChild(th); }
+  table.createTHead().appendChild(head);
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = document.createElement('tr');
+    r.forEach(v => cell(tr, v, 'text'));
+    body.appendChild(tr);
+  }
+  return table;
+}
+
+// the console's view of GET /cluster + /cluster/jobs (io.weir.console.cluster.ClusterView)
+function clusterView(nodeName, c) {
+  const div = document.createElement('div');
+  div.className = 'cluster';
+  div.appendChild(note(c.summary + ' (as node ' + nodeName + ' sees it)', !c.hasQuorum));
+  div.appendChild(textTable('grid members', ['member', 'REST URL', 'role', 'jobs it runs'], c.members.map(m => [
+    m.address + (m.self ? ' (' + nodeName + ')' : ''), m.url, m.leader ? 'leader' : 'member', m.jobs.join(', ') || '–'])));
+  if (c.jobs.length > 0) {
+    div.appendChild(textTable('grid cluster-jobs', ['cluster job', 'status', 'owner', 'message'],
+      c.jobs.map(j => [j.name, j.status, j.owner || 'unassigned', j.message])));
+  }
+  return div;
 }
 
 // ---- job page -----------------------------------------------------------------------------------------------------
@@ -318,14 +377,25 @@ async function login(ev) {
 async function upload(ev) {
   ev.preventDefault();
   const file = $('upload-file').files[0];
-  if (!file) { showMessage('Choose a jar to upload first.', true); return; }
+  const result = $('upload-result');
+  if (!file) { result.textContent = 'Choose a jar to upload first.'; result.className = 'error'; return; }
+  const node = $('upload-node').value;
+  result.textContent = 'Uploading ' + file.name + ' to ' + node + '…';
+  result.className = '';
   try {
-    await api('nodes/' + encodeURIComponent($('upload-node').value) + '/plugins?name=' + encodeURIComponent(file.name),
+    const p = await api('nodes/' + encodeURIComponent(node) + '/plugins?file=' + encodeURIComponent(file.name)
+      + ($('upload-replace').checked ? '&replace=true' : ''),
       { method: 'POST', headers: { 'Content-Type': 'application/java-archive' }, body: await file.arrayBuffer() });
-    showMessage('Uploaded ' + file.name + '.', false);
+    // 201: installed (ACTIVE, or with its error); 202: not settled within the node's wait
+    const what = (p.bundle || file.name) + (p.version ? ' ' + p.version : '');
+    const types = (p.types || []).map(t => t.name + ' (' + t.kind + ')').join(', ');
+    result.textContent = p.error ? 'Installed ' + what + ' on ' + node + ', but it does not work: ' + p.error
+      : 'Installed ' + what + ' on ' + node + ': ' + p.state + (types ? ', types ' + types : '');
+    result.className = p.error ? 'error' : '';
     extrasLoadedAt = 0;
   } catch (e) {
-    showMessage('Upload failed: ' + e.message, true);
+    result.textContent = 'Upload of ' + file.name + ' failed: ' + e.message;
+    result.className = 'error';
   }
 }
 
@@ -342,15 +412,22 @@ function route() {
       } else {
         await renderJobs();
       }
+      $('job-view').classList.remove('stale');
     } catch (e) {
+      // keep polling; what the job page still shows is from before the error: grey it out
       showMessage(e.message, true);
+      $('job-view').classList.toggle('stale', onJob);
     }
     timer = setTimeout(tick, POLL_MS);
   };
   tick();
 }
 
-window.addEventListener('hashchange', () => { chosenCheckpoint = null; route(); });
+window.addEventListener('hashchange', () => {
+  chosenCheckpoint = null;
+  $('job-title').textContent = '';   // not the previous job's name while the new one loads (or is not found)
+  route();
+});
 $('login').addEventListener('submit', login);
 $('logout').addEventListener('click', () => { sessionStorage.clear(); renderLogin(); });
 $('upload').addEventListener('submit', upload);

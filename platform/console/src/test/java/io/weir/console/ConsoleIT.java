@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -57,6 +58,10 @@ class ConsoleIT {
     private static final String OPERATOR_PASSWORD = "op-" + Long.toHexString(System.nanoTime());
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final String CONSOLE = "http://127.0.0.1:" + System.getProperty("console.http.port", "9080");
+    /** A shipped plugin left out of the node's plugins/ so that the test can upload it through the console. */
+    private static final String UPLOADED = "weir-sink-kafka-";
+    /** A file in the node's plugins/ that is not a jar: the console must show it as a bad plugin. */
+    private static final String BAD_PLUGIN = "broken.jar";
 
     private static WeirNode node;
 
@@ -79,8 +84,9 @@ class ConsoleIT {
     static void startNodeWithBackpressuredJob() throws Exception {
         deleteRecursively(WORK);
         Files.createDirectories(WORK);
-        node = new WeirNode(WORK, NODE_PORT);
+        node = new WeirNode(WORK, NODE_PORT, UPLOADED);
         node.start();
+        Files.writeString(node.pluginsDir().resolve(BAD_PLUGIN), "this is a text file, not a jar\n");
         String spec = """
                 {"name": "%s",
                  "config": {"execution.checkpointing.interval": "1 s", "execution.checkpointing.dir": "%s"},
@@ -151,6 +157,8 @@ class ConsoleIT {
     void unknownNodeOrJobIs404WithAMessage() throws Exception {
         HttpResponse<String> noNode = send(HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/jobs/nope/" + JOB)).GET());
         assertThat(noNode.statusCode()).isEqualTo(404);
+        assertThat(noNode.body()).as("a sentence the page can show, not an empty 404")
+                .contains("no node 'nope' in this console's configuration; configured: [it]");
         HttpResponse<String> noJob = send(HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/jobs/it/nope")).GET());
         assertThat(noJob.statusCode()).isEqualTo(404);
         assertThat(noJob.body()).contains("no job with id or name 'nope'");
@@ -158,16 +166,25 @@ class ConsoleIT {
 
     @Test
     @Order(4)
-    void pluginsAndClusterOfTheNode() throws Exception {
-        JsonObject plugins = json(get(CONSOLE + "/console/api/nodes/it/plugins")).asJsonObject();
-        assertThat(plugins.getJsonArray("plugins").stream().map(p -> p.asJsonObject().getString("type"))).contains("datagen", "file-2pc");
+    void pluginsShowBundleStateTypesJobsAndErrorsAndTheStandaloneNodeHasNoCluster() throws Exception {
+        JsonArray plugins = await("the datagen plugin used by " + JOB + ", and " + BAD_PLUGIN + " failed").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).until(ConsoleIT::plugins, ps -> find(ps, "io.weir.plugin.datagen") != null
+                        && !find(ps, "io.weir.plugin.datagen").getJsonArray("jobs").isEmpty()
+                        && find(ps, BAD_PLUGIN) != null && find(ps, BAD_PLUGIN).getString("state").equals("FAILED"));
+        JsonObject datagen = find(plugins, "io.weir.plugin.datagen");
+
+        assertThat(datagen.getString("state")).isEqualTo("ACTIVE");
+        assertThat(datagen.getString("version")).startsWith("0.1.0.");
+        assertThat(datagen.get("error")).isEqualTo(JsonValue.NULL);
+        assertThat(datagen.getJsonArray("types").getJsonObject(0).getString("name")).isEqualTo("datagen");
+        assertThat(datagen.getJsonArray("types").getJsonObject(0).getString("kind")).isEqualTo("source");
+        assertThat(datagen.getJsonArray("jobs").getJsonObject(0).getString("name")).isEqualTo(JOB);
+        assertThat(find(plugins, BAD_PLUGIN).getString("error")).startsWith(BAD_PLUGIN + " is not a jar (zip) file");
+        assertThat(find(plugins, "io.weir.plugin.kafkasink")).as("left out of plugins/ for the upload test").isNull();
+
         JsonObject cluster = json(get(CONSOLE + "/console/api/nodes/it/cluster")).asJsonObject();
-        // this node runs alone: without GET /cluster (404) or with a one-member cluster
-        if (!cluster.getBoolean("available")) {
-            assertThat(cluster.keySet()).containsExactly("available");
-        } else {
-            assertThat(cluster.getJsonObject("cluster")).isNotEmpty();
-        }
+        assertThat(cluster.keySet()).as("a node started without --cluster answers GET /cluster with 404").containsExactly("available");
+        assertThat(cluster.getBoolean("available")).isFalse();
     }
 
     @Test
@@ -211,15 +228,30 @@ class ConsoleIT {
 
     @Test
     @Order(9)
-    void pluginUploadIsForwardedOrExplainedWhenTheNodeHasNone() throws Exception {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/nodes/it/plugins?name=not-a-plugin.jar"))
-                .header("Authorization", "Bearer " + login("olga", OPERATOR_PASSWORD)).header("Content-Type", "application/java-archive")
-                .POST(HttpRequest.BodyPublishers.ofString("not a jar")));
-        // a node without POST /plugins: 501 with the explanation; a node with it refuses the body as not a jar (400)
-        assertThat(r.statusCode()).as(r.body()).isIn(400, 501);
-        if (r.statusCode() == 501) {
-            assertThat(r.body()).contains("does not accept plugin uploads");
-        }
+    void pluginUploadGoesToTheNodeAndItsAnswerComesBack() throws Exception {
+        String token = login("olga", OPERATOR_PASSWORD);
+        HttpResponse<String> notAJar = send(upload("not-a-plugin.jar", "not a jar".getBytes(StandardCharsets.UTF_8), token));
+        assertThat(notAJar.statusCode()).as(notAJar.body()).isEqualTo(400);
+        assertThat(json(notAJar.body()).asJsonObject().getJsonArray("errors").getString(0))
+                .startsWith("node 'it': not-a-plugin.jar is not a jar (zip) file");
+
+        byte[] jar = Files.readAllBytes(WeirNode.shippedPlugin(UPLOADED));
+        HttpResponse<String> noToken = send(upload("kafka-sink.jar", jar, null));
+        assertThat(noToken.statusCode()).isEqualTo(401);
+
+        HttpResponse<String> good = send(upload("kafka-sink.jar", jar, token));
+        assertThat(good.statusCode()).as(good.body()).isEqualTo(201);
+        JsonObject installed = json(good.body()).asJsonObject();
+        assertThat(installed.getString("bundle")).isEqualTo("io.weir.plugin.kafkasink");
+        assertThat(installed.getString("state")).isEqualTo("ACTIVE");
+        assertThat(installed.get("error")).isEqualTo(JsonValue.NULL);
+        assertThat(installed.getJsonArray("types").getJsonObject(0).getString("name")).isEqualTo("kafka-2pc");
+        assertThat(node.pluginsDir().resolve("kafka-sink.jar")).isRegularFile();
+        assertThat(plugin("io.weir.plugin.kafkasink").getString("file")).isEqualTo("kafka-sink.jar");
+
+        HttpResponse<String> again = send(upload("kafka-sink.jar", jar, token));
+        assertThat(again.statusCode()).as("the node's 409 for an existing file, passed on").isEqualTo(409);
+        assertThat(again.body()).contains("replace=true");
     }
 
     @Test
@@ -271,6 +303,27 @@ class ConsoleIT {
             browser.get(CONSOLE + "/console/");
             wait.until(b -> b.findElements(By.cssSelector("#jobs tbody a")).size() == 1);
             assertThat(browser.findElement(By.cssSelector("#jobs tbody a")).getText()).isEqualTo(JOB);
+            // the bad plugin is marked with its error; a standalone node has no cluster section
+            WebElement bad = wait.until(b -> b.findElements(By.cssSelector("table.plugins tr.bad")).stream().findFirst().orElse(null));
+            assertThat(bad.getAttribute("data-file")).isEqualTo(BAD_PLUGIN);
+            assertThat(bad.getText()).contains("FAILED", BAD_PLUGIN + " is not a jar (zip) file");
+            assertThat(browser.findElement(By.cssSelector("table.plugins tr[data-file='kafka-sink.jar']")).getText())
+                    .contains("io.weir.plugin.kafkasink", "ACTIVE", "kafka-2pc (sink)");
+            assertThat(browser.findElement(By.id("cluster-section")).isDisplayed()).isFalse();
+            // an operator uploads a file that is not a plugin: the node's reason is shown, the page keeps working
+            browser.findElement(By.id("login-user")).sendKeys("olga");
+            browser.findElement(By.id("login-password")).sendKeys(OPERATOR_PASSWORD);
+            browser.findElement(By.cssSelector("#login button")).click();
+            wait.until(b -> b.findElement(By.id("who")).isDisplayed());
+            Path notAPlugin = Files.writeString(WORK.resolve("notes.jar"), "not a jar either\n");
+            browser.findElement(By.id("upload-file")).sendKeys(notAPlugin.toString());
+            browser.findElement(By.cssSelector("#upload button[type=submit]")).click();
+            String uploaded = wait.until(b -> {
+                String t = b.findElement(By.id("upload-result")).getText();
+                return t.startsWith("Upload of") ? t : null;
+            });
+            assertThat(uploaded).startsWith("Upload of notes.jar failed: node 'it': notes.jar is not a jar (zip) file");
+            browser.executeScript("window.scrollTo(0, 0)");
             Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), shots.resolve("console-jobs.png"), StandardCopyOption.REPLACE_EXISTING);
 
             browser.findElement(By.cssSelector("#jobs tbody a")).click();
@@ -340,6 +393,28 @@ class ConsoleIT {
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------------
+
+    /** The plugin of that bundle or file name in the console's {@code GET /api/nodes/it/plugins}, or null. */
+    private static JsonObject plugin(String bundleOrFile) throws IOException, InterruptedException {
+        return find(plugins(), bundleOrFile);
+    }
+
+    private static JsonArray plugins() throws IOException, InterruptedException {
+        return json(get(CONSOLE + "/console/api/nodes/it/plugins")).asJsonObject().getJsonArray("plugins");
+    }
+
+    private static JsonObject find(JsonArray plugins, String bundleOrFile) {
+        return plugins.stream().map(JsonValue::asJsonObject)
+                .filter(p -> bundleOrFile.equals(p.getString("file", null)) || bundleOrFile.equals(p.getString("bundle", null)))
+                .findFirst().orElse(null);
+    }
+
+    private static HttpRequest.Builder upload(String file, byte[] jar, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(CONSOLE + "/console/api/nodes/it/plugins?file=" + file))
+                .timeout(Duration.ofSeconds(90)).header("Content-Type", "application/java-archive")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(jar));
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
+    }
 
     /** A light job: datagen 50 rows/s -> discard, parallelism 1, checkpoints every second. */
     private static String smallJob(String name) {

@@ -10,12 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * A real {@code bin/weir node} of the built distribution ({@code weir.home}, default
- * {@code ../../distribution/target/weir}) on a free loopback port, for the console's ITs. Output goes to
+ * {@code ../../distribution/target/weir}) on a free loopback port, for the console's ITs. It runs from a private copy of
+ * the distribution in {@code work/weir} (its {@code bin/weir} copied, the rest linked, {@code plugins/} a directory of
+ * links to the shipped jars, some left out on request), so a test may add or remove plugins without changing the
+ * build's distribution. Output goes to
  * {@code work/node-stdout.txt} / {@code -stderr.txt}. {@link #stop()} ends it and its descendants (SIGTERM, then
  * SIGKILL after 20 s); call it from {@code @AfterAll}. Not thread-safe.
  */
@@ -24,15 +28,36 @@ public final class WeirNode {
 
     private final Path work;
     private final int port;
+    private final List<String> leftOut;
     private Process process;
 
     /**
-     * @param work the directory for the node's data directory ({@code work/data}) and output files
+     * @param work the directory for the node's data directory ({@code work/data}), its copy of the distribution
+     *        ({@code work/weir}) and output files
      * @param port the loopback port to serve on (see {@link #freePort()})
+     * @param leftOutPlugins file name prefixes of shipped plugin jars not to put into the node's {@code plugins/}
      */
-    public WeirNode(Path work, int port) {
+    public WeirNode(Path work, int port, String... leftOutPlugins) {
         this.work = work;
         this.port = port;
+        this.leftOut = List.of(leftOutPlugins);
+    }
+
+    /**
+     * @param prefix the start of a shipped plugin jar's file name, e.g. {@code weir-sink-kafka-}
+     * @return that jar in the built distribution's {@code plugins/}
+     * @throws IllegalStateException if there is no such jar
+     */
+    public static Path shippedPlugin(String prefix) throws IOException {
+        try (Stream<Path> jars = Files.list(HOME.resolve("plugins"))) {
+            return jars.filter(j -> j.getFileName().toString().startsWith(prefix)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no plugin " + prefix + "*.jar in " + HOME.resolve("plugins")));
+        }
+    }
+
+    /** @return the node's own {@code plugins/} directory (FileInstall watches it) */
+    public Path pluginsDir() {
+        return work.resolve("weir/plugins");
     }
 
     /** @return a loopback port nobody listened on a moment ago */
@@ -60,10 +85,10 @@ public final class WeirNode {
     /** Starts the node and waits up to 120 s for its "listening" line; fails with its output if it died. */
     public void start() throws IOException {
         Files.createDirectories(work);
-        Path weir = HOME.resolve("bin/weir");
-        if (!Files.isExecutable(weir)) {
-            throw new IllegalStateException(weir + " is missing: build the distribution first (mvn -pl platform/console -am verify)");
+        if (!Files.isExecutable(HOME.resolve("bin/weir"))) {
+            throw new IllegalStateException(HOME.resolve("bin/weir") + " is missing: build the distribution first (mvn -pl platform/console -am verify)");
         }
+        Path weir = privateCopy(work.resolve("weir")).resolve("bin/weir");
         Path out = work.resolve("node-stdout.txt");
         process = new ProcessBuilder(List.of(weir.toString(), "node", "--port", String.valueOf(port), "--data-dir", dataDir().toString()))
                 .directory(work.toFile()).redirectOutput(out.toFile()).redirectError(work.resolve("node-stderr.txt").toFile()).start();
@@ -73,6 +98,36 @@ public final class WeirNode {
         if (!process.isAlive()) {
             throw new IllegalStateException("the node died: " + Files.readString(out) + Files.readString(work.resolve("node-stderr.txt")));
         }
+    }
+
+    /** Copies the distribution into {@code target} unless done already: bin/weir copied (it finds its home from its path). */
+    private Path privateCopy(Path target) throws IOException {
+        if (Files.exists(target.resolve("bin/weir"))) {
+            return target;
+        }
+        Files.createDirectories(target.resolve("bin"));
+        Files.createDirectories(target.resolve("plugins"));
+        try (Stream<Path> entries = Files.list(HOME)) {
+            for (Path e : entries.toList()) {
+                String name = e.getFileName().toString();
+                if (!name.equals("bin") && !name.equals("plugins") && !name.equals("data")) {
+                    Files.createSymbolicLink(target.resolve(name), e);
+                }
+            }
+        }
+        try (Stream<Path> jars = Files.list(HOME.resolve("plugins"))) {
+            for (Path jar : jars.toList()) {
+                String name = jar.getFileName().toString();
+                if (leftOut.stream().noneMatch(name::startsWith)) {
+                    Files.createSymbolicLink(target.resolve("plugins").resolve(name), jar);
+                }
+            }
+        }
+        Files.copy(HOME.resolve("bin/weir"), target.resolve("bin/weir"));
+        if (!target.resolve("bin/weir").toFile().setExecutable(true)) {
+            throw new IOException("cannot make " + target.resolve("bin/weir") + " executable");
+        }
+        return target;
     }
 
     /** Stops the node (SIGTERM to it and its descendants, SIGKILL after 20 s) and waits for it to end. Idempotent. */

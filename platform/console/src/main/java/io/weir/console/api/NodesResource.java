@@ -1,6 +1,7 @@
 package io.weir.console.api;
 
 import io.weir.console.ConsoleOptions;
+import io.weir.console.cluster.ClusterView;
 import io.weir.console.node.NodeClient;
 import io.weir.console.node.NodeErrorException;
 import io.weir.console.node.NodeRegistry;
@@ -10,6 +11,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -46,7 +48,10 @@ public class NodesResource {
         return poller.snapshot().nodes();
     }
 
-    /** @return the node's {@code GET /plugins} answer (types, kinds, bundles, settings) */
+    /**
+     * @return the node's {@code GET /plugins} answer: {@code {plugins: [{bundle, version, state, file, types: [{name, kind,
+     *         settings}], error, jobs: [{id, name}]}]}}
+     */
     @GET
     @Path("{node}/plugins")
     @Operation(summary = "The node's installed plugins")
@@ -55,29 +60,42 @@ public class NodesResource {
     }
 
     /**
-     * @return {@code {"available": true, "cluster": <the node's GET /cluster>}}, or {@code {"available": false}} for a
-     *         node that runs without a cluster (it answers 404)
+     * @return {@code {"available": true, "cluster": <ClusterView#toJson()>}} (members, leader, quorum, jobs per member and
+     *         every cluster job with its owner), or {@code {"available": false}} for a standalone node (it answers 404)
      */
     @GET
     @Path("{node}/cluster")
     @Operation(summary = "The node's cluster (members, leader, jobs per member), if it runs in one")
     public JsonObject cluster(@PathParam("node") String node) {
+        NodeClient client = nodes.get(node);
+        JsonObject cluster;
         try {
-            return Json.createObjectBuilder().add("available", true).add("cluster", nodes.get(node).call(api -> api.cluster())).build();
+            cluster = client.call(api -> api.cluster());
         } catch (NodeErrorException e) {
             if (e.status() == 404) {
                 return Json.createObjectBuilder().add("available", false).build();
             }
             throw e;
         }
+        JsonArray jobs = client.callForArray(api -> api.clusterJobs());
+        try {
+            return Json.createObjectBuilder().add("available", true).add("cluster", ClusterView.from(cluster, jobs).toJson()).build();
+        } catch (IllegalArgumentException e) {
+            throw new NodeErrorException(502, "node '" + node + "': " + e.getMessage());
+        }
     }
 
     /**
-     * Installs a plugin jar on the node ({@code POST /plugins} of the node).
+     * Installs a plugin jar on the node through its {@code POST /plugins} and passes its answer on: 201 with the plugin
+     * as in {@code GET /plugins} (state {@code ACTIVE}, or its {@code error}), 202 when it has not settled yet; the node's
+     * 400 (not a plugin bundle, bad file name), 409 (file exists, use replace), 413 (too large) with its message.
      *
-     * @param name the jar's file name, e.g. {@code my-plugin-1.0.jar}
-     * @param jar the jar's bytes
-     * @return the node's answer; 501 with an explanation when the node has no plugin upload (it answers 404)
+     * @param file the jar's file name in the node's {@code plugins/}, e.g. {@code my-plugin-1.0.jar}; absent: the node
+     *        names it {@code BUNDLE-VERSION.jar}
+     * @param replace whether to replace a file of that name
+     * @param jar the jar's bytes, not empty
+     * @return the node's status and answer; 501 with an explanation when the node has no plugin upload (it answers 404)
+     * @throws IllegalArgumentException (400) for an empty body
      */
     @POST
     @Path("{node}/plugins")
@@ -85,18 +103,17 @@ public class NodesResource {
     @RolesAllowed(ConsoleOptions.OPERATOR)
     @SecurityRequirement(name = "console-jwt")
     @Operation(summary = "Upload a plugin jar to the node (operator)")
-    public Response upload(@PathParam("node") String node, @QueryParam("name") String name, byte[] jar) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]+\\.jar")) {
-            throw new IllegalArgumentException("name must be the jar's file name (letters, digits, '.', '_', '-', ending in .jar), got " + name);
-        }
+    public Response upload(@PathParam("node") String node, @QueryParam("file") String file, @QueryParam("replace") Boolean replace,
+            byte[] jar) {
         if (jar == null || jar.length == 0) {
             throw new IllegalArgumentException("the request body must be the plugin jar; it is empty");
         }
         NodeClient client = nodes.get(node);
         try {
-            JsonObject answer = client.call(api -> api.uploadPlugin(client.authorization(), name, jar));
-            LOG.info("uploaded plugin {} ({} bytes) to node '{}'", name, jar.length, node);
-            return Response.ok(answer).build();
+            NodeClient.Answer answer = client.exchange(api -> api.uploadPlugin(client.authorization(), file, replace, jar));
+            LOG.info("uploaded plugin {} ({} bytes) to node '{}': {} state {} error {}", file, jar.length, node, answer.status(),
+                    answer.body().getString("state", "?"), answer.body().get("error"));
+            return Response.status(answer.status()).entity(answer.body()).build();
         } catch (NodeErrorException e) {
             if (e.status() == 404 || e.status() == 405) {
                 return Errors.of(501, "node '" + node + "' does not accept plugin uploads (POST /plugins answered " + e.status()

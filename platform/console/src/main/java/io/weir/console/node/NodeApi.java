@@ -42,11 +42,14 @@ public interface NodeApi {
     @GET @Path("jobs/{id}/checkpoints/details/{cid}/subtasks/{vertex}")
     Response subtasks(@PathParam("id") String id, @PathParam("cid") long cid, @PathParam("vertex") String vertex);
 
-    /** {@code GET /plugins}: installed plugin types. */
+    /** {@code GET /plugins}: every plugin: bundle, version, state, file, types, error, jobs using it. */
     @GET @Path("plugins") Response plugins();
 
     /** {@code GET /cluster}: members, leader, jobs per member (404 on a node without HA). */
     @GET @Path("cluster") Response cluster();
+
+    /** {@code GET /cluster/jobs}: every job of the cluster with status and owner, a JSON array (404 without HA). */
+    @GET @Path("cluster/jobs") Response clusterJobs();
 
     /** {@code POST /jobs/:id/checkpoints}: triggers a checkpoint; 202 with a request id. */
     @POST @Path("jobs/{id}/checkpoints") Response triggerCheckpoint(@HeaderParam("Authorization") String auth, @PathParam("id") String id);
@@ -68,7 +71,12 @@ public interface NodeApi {
     /** {@code PATCH /jobs/:id?mode=cancel}: cancels the job; 202. */
     @PATCH @Path("jobs/{id}") Response cancel(@HeaderParam("Authorization") String auth, @PathParam("id") String id, @QueryParam("mode") String mode);
 
-    /** {@code POST /plugins?name=F}: installs a plugin jar (404 on a node without plugin upload). */
+    /**
+     * {@code POST /plugins?file=F[&replace=true]}: installs a plugin jar; 201 with the plugin as in {@code GET /plugins}, 202
+     * when it has not settled within the node's wait, 400 not a plugin bundle, 409 the file exists, 413 too large (404 on a
+     * node without plugin upload).
+     */
     @POST @Path("plugins") @Consumes("application/java-archive")
-    Response uploadPlugin(@HeaderParam("Authorization") String auth, @QueryParam("name") String fileName, byte[] jar);
+    Response uploadPlugin(@HeaderParam("Authorization") String auth, @QueryParam("file") String fileName,
+            @QueryParam("replace") Boolean replace, byte[] jar);
 }

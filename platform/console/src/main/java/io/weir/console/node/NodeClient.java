@@ -69,6 +69,39 @@ public final class NodeClient {
      * @throws NodeErrorException for a status &gt;= 400, with the node's message
      */
     public JsonObject call(Function<NodeApi, Response> request) {
+        return exchange(request).body();
+    }
+
+    /**
+     * Like {@link #call} but keeps the node's 2xx status, for answers whose status means something (201 installed, 202
+     * not settled yet).
+     *
+     * @throws NodeUnavailableException when the node does not answer
+     * @throws NodeErrorException for a status &gt;= 400, with the node's message
+     */
+    public Answer exchange(Function<NodeApi, Response> request) {
+        Raw raw = send(request);
+        if (raw.body().isBlank()) {
+            return new Answer(raw.status(), JsonValue.EMPTY_JSON_OBJECT);
+        }
+        return new Answer(raw.status(), parse(raw.body(), JsonObject.class));
+    }
+
+    /**
+     * Calls the node and reads a 2xx answer as a JSON array (an empty array for an empty body).
+     *
+     * @throws NodeUnavailableException when the node does not answer or its answer is not an array
+     * @throws NodeErrorException for a status &gt;= 400, with the node's message
+     */
+    public JsonArray callForArray(Function<NodeApi, Response> request) {
+        String body = send(request).body();
+        return body.isBlank() ? JsonValue.EMPTY_JSON_ARRAY : parse(body, JsonArray.class);
+    }
+
+    private record Raw(int status, String body) {
+    }
+
+    private Raw send(Function<NodeApi, Response> request) {
         Response r;
         try {
             r = request.apply(api);
@@ -80,17 +113,29 @@ public final class NodeClient {
             if (r.getStatus() >= 400) {
                 throw new NodeErrorException(r.getStatus(), "node '" + name + "': " + message(r.getStatus(), body));
             }
-            if (body.isBlank()) {
-                return JsonValue.EMPTY_JSON_OBJECT;
-            }
-            try (JsonReader reader = Json.createReader(new StringReader(body))) {
-                return reader.readObject();
-            } catch (RuntimeException e) {
-                throw new NodeUnavailableException(name, url.toString(), new IOException("answer is not a JSON object: " + abbreviate(body), e));
-            }
+            return new Raw(r.getStatus(), body);
         } catch (ProcessingException e) {
             throw new NodeUnavailableException(name, url.toString(), e);
         }
+    }
+
+    /** The body as JSON; an answer that is not JSON (or not the expected shape) counts as no answer. */
+    private <T extends JsonValue> T parse(String body, Class<T> shape) {
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            return shape.cast(reader.readValue());
+        } catch (RuntimeException e) {
+            String what = shape == JsonArray.class ? "a JSON array" : "a JSON object";
+            throw new NodeUnavailableException(name, url.toString(), new IOException("answer is not " + what + ": " + abbreviate(body), e));
+        }
+    }
+
+    /**
+     * A node's successful answer.
+     *
+     * @param status its HTTP status, 200–399
+     * @param body its JSON object, empty for an empty body
+     */
+    public record Answer(int status, JsonObject body) {
     }
 
     /**
