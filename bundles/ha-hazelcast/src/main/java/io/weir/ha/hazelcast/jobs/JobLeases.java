@@ -28,6 +28,12 @@ public final class JobLeases implements JobEpochs {
         return epoch;
     }
 
+    @Override
+    public boolean holds(String jobName, long epoch) {
+        Long held = this.held.get(jobName);
+        return held != null && held == epoch;
+    }
+
     /** @return the epoch of the lease on {@code jobName}, empty if none is held */
     public OptionalLong find(String jobName) {
         Long epoch = held.get(jobName);
