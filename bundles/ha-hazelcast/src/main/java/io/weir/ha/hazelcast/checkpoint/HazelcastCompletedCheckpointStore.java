@@ -41,6 +41,13 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         CheckpointMetadata load(String pointer) throws IOException;
     }
 
+    /**
+     * Checkpoints the entry keeps beyond {@code maxRetained}: the one to restore from when the newest was added by a run
+     * that was stopped meanwhile and whose files its coordinator then discarded (the checkpoint failed, so nothing of
+     * it was committed, and restoring from the one before is exactly-once). A later ADD subsumes it as usual.
+     */
+    static final int SPARE = 1;
+
     /** Sends of one ADD before its outcome is given up as unknown. */
     static final int ADD_ATTEMPTS = 5;
 
@@ -160,7 +167,8 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
                 throw new FencedWriteException(jobName, "completing checkpoint " + stored.checkpointId(), epoch);
             }
             try {
-                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored, maxRetained));
+                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored,
+                        maxRetained + SPARE));
                 if (attempt > 1 && r.notNewer() && r.latestId() == stored.checkpointId()) {
                     LOG.warn("Job {}: checkpoint {} was added to the completed store by an earlier attempt whose answer was lost;"
                             + " checkpoints it subsumed then keep their files until the job's next restore", jobName,
@@ -202,7 +210,17 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         if (state == null || state.checkpoints().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(load(state.checkpoints().get(state.checkpoints().size() - 1)));
+        List<StoredCheckpoint> stored = state.checkpoints();
+        for (int i = stored.size() - 1; i > 0; i--) {
+            Optional<CompletedCheckpoint> loaded = resolve(stored.get(i));
+            if (loaded.isPresent()) {
+                return loaded;
+            }
+            // its files are gone: only a checkpoint that failed (never committed) after its ADD applied loses them
+            LOG.warn("Job {}: restoring from checkpoint {} instead of {}, whose files are gone (added by a run stopped while"
+                    + " completing it)", jobName, stored.get(i - 1).checkpointId(), stored.get(i).checkpointId());
+        }
+        return Optional.of(load(stored.get(0)));
     }
 
     /** {@inheritDoc} <p>Checkpoints whose {@code _metadata} cannot be read are left out (logged at warn). */

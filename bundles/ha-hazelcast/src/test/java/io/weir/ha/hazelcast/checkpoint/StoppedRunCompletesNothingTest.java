@@ -70,6 +70,23 @@ class StoppedRunCompletesNothingTest {
         assertThat(discarded).as("checkpoint 20, subsumed by the taken-out 22, keeps its files").isEmpty();
     }
 
+    @Test
+    void aNewestCheckpointWhoseFilesAreGoneIsPassedOverForTheOneBefore() throws Exception {
+        IMap<String, StoreState> map = members.get(0).getMap(HazelcastCheckpointRecoveryFactory.STORE_MAP);
+        HazelcastCompletedCheckpointStore writer = new HazelcastCompletedCheckpointStore("job-c", map, 5, 1,
+                StoppedRunCompletesNothingTest::metadataAt);
+        writer.addCheckpointAndSubsumeOldest(completed(30), cp -> { });
+        writer.addCheckpointAndSubsumeOldest(completed(31), cp -> { });
+        // the next owner finds chk-31's files gone (its writer's coordinator discarded them after the checkpoint failed)
+        HazelcastCompletedCheckpointStore reader = new HazelcastCompletedCheckpointStore("job-c", map, 6, 1, pointer -> {
+            if (pointer.endsWith("chk-31")) {
+                throw new java.io.IOException("checkpoint metadata file " + pointer + "/_metadata does not exist");
+            }
+            return metadataAt(pointer);
+        });
+        assertThat(reader.getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(30L);
+    }
+
     private static CompletedCheckpoint completed(long id) {
         return new CompletedCheckpoint(id, 1000 + id, 2000 + id, "/chk/job/chk-" + id, metadataAt("/chk/job/chk-" + id));
     }
