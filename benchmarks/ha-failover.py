@@ -117,8 +117,8 @@ try:
             start(owner)
         else:
             os.kill(procs[owner].pid, signal.SIGCONT)
-        for i in range(3):
-            wait(lambda: len(get(i, "/cluster")["members"]) == 3, 300, f"node {i} back")
+        for i in range(3):  # all members back and every backup in sync (docs/ha.md "safe point")
+            wait(lambda: (lambda c: len(c["members"]) == 3 and c.get("safe", True))(get(i, "/cluster")), 300, f"node {i} back")
     summary = {"type": "summary", "load_1m": os.getloadavg()[0]}
     for sig, v in results.items():
         if v:

@@ -53,11 +53,29 @@ final class HaCluster implements AutoCloseable {
         this.restPorts = new int[size];
         this.memberPorts = new int[size];
         for (int i = 0; i < size; i++) {
-            restPorts[i] = WeirProcesses.freePort();
-            memberPorts[i] = WeirProcesses.freePort();
+            restPorts[i] = portBelowEphemeralRange();
+            memberPorts[i] = portBelowEphemeralRange();
         }
         this.nodes = new Process[size];
         this.starts = new int[size];
+    }
+
+    /**
+     * A free port below Linux's ephemeral range (32768-60999): a killed node is restarted on the same ports, and a port
+     * from the ephemeral range can meanwhile be taken as the local end of an outgoing connection (seen: "Port [34745]
+     * is already in use" at a restart, the member never joined).
+     */
+    private static int portBelowEphemeralRange() throws IOException {
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + random.nextInt(12_000);
+            try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException inUse) {
+                // try another
+            }
+        }
+        throw new IOException("no free port found in 20000-31999 after 200 tries");
     }
 
     int size() {
@@ -93,12 +111,16 @@ final class HaCluster implements AutoCloseable {
         }
     }
 
-    /** Waits until node {@code i} answers and sees {@code members} members. */
+    /**
+     * Waits until node {@code i} answers, sees {@code members} members and reports the cluster safe (every backup in
+     * sync): killing a node before that can lose map entries that exist only on it (docs/rest-api.md "Cluster").
+     */
     void awaitMembers(int i, int members) {
-        await("node " + i + " sees " + members + " members").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> {
+        await("node " + i + " sees " + members + " members and a safe cluster").atMost(Duration.ofSeconds(240))
+                .pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
                     assertThat(nodes[i].isAlive()).as("node %d died: %s", i, log(i)).isTrue();
-                    return get(url(i) + "/cluster").getJsonArray("members").size() == members;
+                    JsonObject cluster = get(url(i) + "/cluster");
+                    return cluster.getJsonArray("members").size() == members && cluster.getBoolean("safe");
                 });
     }
 

@@ -137,7 +137,7 @@ public final class Launcher {
     @Command(name = "weir", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
             description = "Weir: exactly-once stream processing with asynchronous barrier snapshots, on Apache Felix. "
                 + "'weir COMMAND --help' describes a command, its options and exit codes.",
-            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class, InfoCommand.class,
+            subcommands = {RunCommand.class, NodeCommands.Node.class, NodeCommands.Submit.class, NodeCommands.ListJobs.class, ClusterCommand.class, InfoCommand.class,
                 NodeCommands.Cancel.class, OperationCommands.Checkpoint.class,
                 OperationCommands.Savepoint.class, OperationCommands.Stop.class, PluginsCommand.class, ShellCommand.class, CommandLine.HelpCommand.class},
             exitCodeListHeading = "%nExit codes:%n",

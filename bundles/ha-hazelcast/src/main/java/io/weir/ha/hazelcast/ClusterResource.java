@@ -66,8 +66,10 @@ public final class ClusterResource {
      * @param quorum members needed to run and move jobs
      * @param configured members configured
      * @param members the members this node sees, oldest first
+     * @param safe whether every partition of the Weir maps has all its backups in sync (no migration running): only
+     *        then does the loss of any one member lose no entry; wait for it before stopping or killing another node
      */
-    public record ClusterView(String name, String leader, int quorum, int configured, List<MemberView> members) {
+    public record ClusterView(String name, String leader, int quorum, int configured, List<MemberView> members, boolean safe) {
     }
 
     /**
@@ -108,7 +110,8 @@ public final class ClusterResource {
             first = false;
         }
         var settings = jobs.cluster().member().settings();
-        return new ClusterView(settings.name(), leader, settings.quorum(), settings.members().size(), members);
+        return new ClusterView(settings.name(), leader, settings.quorum(), settings.members().size(), members,
+                hz.getPartitionService().isClusterSafe());
     }
 
     /** @return {@code GET /cluster/jobs}: every job of the cluster, by name */

@@ -19,4 +19,17 @@ public final class FencedWriteException extends IllegalStateException {
         super("job " + jobName + ": " + what + " refused: this node's ownership epoch " + epoch
                 + " is older than the stored epoch " + storedEpoch + " (another node owns the job now; this copy stops)");
     }
+
+    /**
+     * A write refused on this node: it stopped its run under {@code epoch} (its lease could not be renewed in time, or
+     * the job moved), so the run must not complete anything any more, whatever the map would accept.
+     *
+     * @param jobName the job
+     * @param what what was refused, e.g. "completing checkpoint 12"
+     * @param epoch the stopped run's epoch
+     */
+    public FencedWriteException(String jobName, String what, long epoch) {
+        super("job " + jobName + ": " + what + " refused: this node stopped its run under epoch " + epoch
+                + " (its lease could not be renewed in time, or the job moved); the checkpoint does not complete");
+    }
 }

@@ -76,8 +76,9 @@ public final class HazelcastCheckpointRecoveryFactory implements CheckpointRecov
     /** @throws IllegalStateException if this node holds no lease on the job; {@link FencedWriteException} if a newer owner wrote */
     @Override
     public CompletedCheckpointStore createCompletedCheckpointStore(String jobName, int maxRetained, CheckpointStorage storage) {
-        return new HazelcastCompletedCheckpointStore(jobName, storeMap(), epochs.epochOf(jobName), maxRetained,
-                storage::loadCheckpoint);
+        long epoch = epochs.epochOf(jobName);
+        return new HazelcastCompletedCheckpointStore(jobName, storeMap(), epoch, maxRetained, storage::loadCheckpoint,
+                () -> epochs.holds(jobName, epoch));
     }
 
     /** @return true: every counter and store write carries the owner's epoch */

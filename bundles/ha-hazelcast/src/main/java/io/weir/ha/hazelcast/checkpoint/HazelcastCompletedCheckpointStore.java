@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +41,13 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         CheckpointMetadata load(String pointer) throws IOException;
     }
 
+    /**
+     * Checkpoints the entry keeps beyond {@code maxRetained}: the one to restore from when the newest was added by a run
+     * that was stopped meanwhile and whose files its coordinator then discarded (the checkpoint failed, so nothing of
+     * it was committed, and restoring from the one before is exactly-once). A later ADD subsumes it as usual.
+     */
+    static final int SPARE = 1;
+
     /** Sends of one ADD before its outcome is given up as unknown. */
     static final int ADD_ATTEMPTS = 5;
 
@@ -48,6 +56,8 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
     private final long epoch;
     private final int maxRetained;
     private final MetadataLoader loader;
+    /** Whether this node still holds its lease under {@link #epoch} (false once its run was stopped). */
+    private final BooleanSupplier leaseHeld;
     /** Checkpoints added here or read back, by id. */
     private final Map<Long, CompletedCheckpoint> loaded = new ConcurrentHashMap<>();
 
@@ -64,6 +74,27 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
      */
     public HazelcastCompletedCheckpointStore(String jobName, IMap<String, StoreState> map, long epoch, int maxRetained,
             MetadataLoader loader) {
+        this(jobName, map, epoch, maxRetained, loader, () -> true);
+    }
+
+    /**
+     * Claims the entry for {@code epoch}, and refuses completions once {@code leaseHeld} turns false.
+     *
+     * <p>Why the local check: the node's watchdog stops a run whose lease it could not renew 1 s before another node may
+     * take the job, but stopping (suspending) a run is asynchronous, and a completion already under way, or its ADD
+     * applied late, would still complete a checkpoint. Within one cluster view the epoch in the map refuses it once the
+     * new owner claimed the store; across a split (a false suspicion under load on one host) it would not: the stopped
+     * owner's side completes, subsumes and deletes the checkpoint the other side's new owner restores from (seen in
+     * HaFailoverIT: "chk-1104 does not exist", job FAILED). So no ADD is sent after the stop, and an ADD that returns
+     * after it does not complete the checkpoint and discards nothing it subsumed.
+     *
+     * @param leaseHeld whether this node still holds its lease on the job under {@code epoch}; called before and after
+     *        every ADD, from the completing thread
+     * @throws IllegalArgumentException if {@code epoch} or {@code maxRetained} is below 1
+     * @throws FencedWriteException if a newer epoch has written the entry
+     */
+    public HazelcastCompletedCheckpointStore(String jobName, IMap<String, StoreState> map, long epoch, int maxRetained,
+            MetadataLoader loader, BooleanSupplier leaseHeld) {
         if (epoch < 1 || maxRetained < 1) {
             throw new IllegalArgumentException("job " + jobName + ": epoch and num-retained must be >= 1, got " + epoch + ", "
                     + maxRetained);
@@ -73,6 +104,7 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         this.epoch = epoch;
         this.maxRetained = maxRetained;
         this.loader = loader;
+        this.leaseHeld = leaseHeld;
         StoreProcessor.Result claimed = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.CLAIM, epoch, null, 0));
         if (claimed.refused()) {
             throw new FencedWriteException(jobName, "claiming the completed-checkpoint store", epoch, claimed.storedEpoch());
@@ -84,7 +116,8 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
     /**
      * {@inheritDoc}
      *
-     * @throws FencedWriteException if a newer owner claimed the store (the checkpoint does not complete)
+     * @throws FencedWriteException if a newer owner claimed the store, or this node stopped the run (its lease lapsed):
+     *         the checkpoint does not complete and nothing it subsumed is discarded
      */
     @Override
     public void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint, Consumer<CompletedCheckpoint> onSubsumed) {
@@ -93,6 +126,14 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         StoreProcessor.Result result = addResolvingUnknownOutcome(stored);
         if (result.refused()) {
             throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId(), epoch, result.storedEpoch());
+        }
+        if (!leaseHeld.getAsBoolean() && !result.notNewer()) {
+            // applied, but the run was stopped meanwhile: another side may already restore from an older checkpoint, so
+            // the checkpoint must not complete (no 2PC commit) and what it subsumed keeps its files; the caller discards
+            // this checkpoint's files, so the entry is put back as it was
+            retract(stored, result.subsumed());
+            throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId() + " (its ADD applied after"
+                    + " the run was stopped)", epoch);
         }
         if (result.notNewer()) {
             throw new IllegalArgumentException("job " + jobName + ": checkpoint " + checkpoint.checkpointId()
@@ -122,8 +163,12 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
     private StoreProcessor.Result addResolvingUnknownOutcome(StoredCheckpoint stored) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= ADD_ATTEMPTS; attempt++) {
+            if (!leaseHeld.getAsBoolean()) {
+                throw new FencedWriteException(jobName, "completing checkpoint " + stored.checkpointId(), epoch);
+            }
             try {
-                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored, maxRetained));
+                StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored,
+                        maxRetained + SPARE));
                 if (attempt > 1 && r.notNewer() && r.latestId() == stored.checkpointId()) {
                     LOG.warn("Job {}: checkpoint {} was added to the completed store by an earlier attempt whose answer was lost;"
                             + " checkpoints it subsumed then keep their files until the job's next restore", jobName,
@@ -143,6 +188,17 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
                 + " completed store in " + ADD_ATTEMPTS + " attempts; its outcome is unknown", last);
     }
 
+    private void retract(StoredCheckpoint added, List<StoredCheckpoint> subsumed) {
+        try {
+            boolean undone = map.executeOnKey(jobName, new StoreRetraction(epoch, added.checkpointId(), subsumed));
+            LOG.warn("Job {}: checkpoint {} reached the completed store after this node stopped its run under epoch {}; {}", jobName,
+                    added.checkpointId(), epoch, undone ? "taken out again" : "the store has moved on (nothing to take out)");
+        } catch (RuntimeException e) {
+            LOG.warn("Job {}: checkpoint {} reached the completed store after this node stopped its run under epoch {}, and taking"
+                    + " it out failed: {}", jobName, added.checkpointId(), epoch, e.toString());
+        }
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -154,7 +210,17 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         if (state == null || state.checkpoints().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(load(state.checkpoints().get(state.checkpoints().size() - 1)));
+        List<StoredCheckpoint> stored = state.checkpoints();
+        for (int i = stored.size() - 1; i > 0; i--) {
+            Optional<CompletedCheckpoint> loaded = resolve(stored.get(i));
+            if (loaded.isPresent()) {
+                return loaded;
+            }
+            // its files are gone: only a checkpoint that failed (never committed) after its ADD applied loses them
+            LOG.warn("Job {}: restoring from checkpoint {} instead of {}, whose files are gone (added by a run stopped while"
+                    + " completing it)", jobName, stored.get(i - 1).checkpointId(), stored.get(i).checkpointId());
+        }
+        return Optional.of(load(stored.get(0)));
     }
 
     /** {@inheritDoc} <p>Checkpoints whose {@code _metadata} cannot be read are left out (logged at warn). */

@@ -12,4 +12,18 @@ public interface JobEpochs {
      * @throws IllegalStateException naming the job if this node holds no lease on it (it must not run it)
      */
     long epochOf(String jobName);
+
+    /**
+     * @param jobName the job
+     * @param epoch an epoch the caller runs under
+     * @return whether this node still holds its lease on the job under exactly {@code epoch} (false once it stopped that
+     *         run, e.g. because the lease could not be renewed in time)
+     */
+    default boolean holds(String jobName, long epoch) {
+        try {
+            return epochOf(jobName) == epoch;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
 }

@@ -1,5 +1,7 @@
 package io.weir.ha.hazelcast.checkpoint;
 
+import io.weir.ha.hazelcast.member.Fenced;
+
 import java.io.Serializable;
 import java.util.List;
 
@@ -9,7 +11,7 @@ import java.util.List;
  * @param epoch the newest fencing epoch that wrote the entry, ≥ 0
  * @param checkpoints the retained checkpoints, oldest first, ids strictly increasing
  */
-public record StoreState(long epoch, List<StoredCheckpoint> checkpoints) implements Serializable {
+public record StoreState(long epoch, List<StoredCheckpoint> checkpoints) implements Serializable, Fenced {
     /** @throws IllegalArgumentException if the epoch is negative or the ids do not strictly increase */
     public StoreState {
         checkpoints = List.copyOf(checkpoints);
@@ -26,5 +28,11 @@ public record StoreState(long epoch, List<StoredCheckpoint> checkpoints) impleme
     /** @return the newest checkpoint's id, 0 if none */
     public long latestId() {
         return checkpoints.isEmpty() ? 0 : checkpoints.get(checkpoints.size() - 1).checkpointId();
+    }
+
+    /** @return the newest checkpoint's id: after a split, the copy holding the newer checkpoint wins */
+    @Override
+    public long progress() {
+        return latestId();
     }
 }

@@ -1,5 +1,7 @@
 package io.weir.ha.hazelcast.jobs;
 
+import io.weir.ha.hazelcast.member.Fenced;
+
 import java.io.Serializable;
 import java.util.Map;
 
@@ -19,7 +21,7 @@ import java.util.Map;
  * @param message why the job ended (FAILED), else ""
  */
 public record ClusterJob(String name, String spec, String baseDirectory, Map<String, String> overrides, ClusterJobStatus status,
-        String owner, String ownerUrl, long epoch, long submitTime, String message) implements Serializable {
+        String owner, String ownerUrl, long epoch, long submitTime, String message) implements Serializable, Fenced {
     /** @throws IllegalArgumentException if the name is blank, the epoch negative, or a RUNNING-only field is inconsistent */
     public ClusterJob {
         if (name == null || name.isBlank()) {
@@ -31,6 +33,12 @@ public record ClusterJob(String name, String spec, String baseDirectory, Map<Str
         overrides = Map.copyOf(overrides);
         ownerUrl = ownerUrl == null ? "" : ownerUrl;
         message = message == null ? "" : message;
+    }
+
+    /** @return 1 once the job ended, else 0: after a split, an END under the same epoch wins over the RUNNING copy */
+    @Override
+    public long progress() {
+        return status.isTerminal() ? 1 : 0;
     }
 
     /** @return this job assigned to {@code member} under the next epoch */

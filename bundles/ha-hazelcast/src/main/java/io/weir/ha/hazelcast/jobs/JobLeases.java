@@ -5,42 +5,72 @@ import io.weir.ha.hazelcast.checkpoint.JobEpochs;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
- * The leases this node holds: job name → the fencing epoch it was assigned the job under. A lease is added just
- * before the node starts its run of the job and removed before the run is stopped, so the checkpoint id counter
- * and completed store of a run that lost its lease cannot even be created again (a restart of the job fails).
- * Thread-safe (a concurrent map).
+ * The leases this node holds: job name → the fencing epoch it was assigned the job under and until when (this node's
+ * monotonic clock) the lease counts. A lease is added just before the node starts its run of the job and removed before
+ * the run is stopped, so the checkpoint id counter and completed store of a run that lost its lease cannot even be
+ * created again (a restart of the job fails). Each successful renewal moves the deadline; {@link #holds} is false past
+ * it even before the watchdog removed the lease, which matters for a process that was paused: on waking, its completing
+ * thread may run before the watchdog does. Thread-safe (a concurrent map of immutable leases).
  */
 public final class JobLeases implements JobEpochs {
-    private final Map<String, Long> held = new ConcurrentHashMap<>();
+    private record Lease(long epoch, long validUntilNanos) {
+    }
+
+    private final Map<String, Lease> held = new ConcurrentHashMap<>();
+    private final LongSupplier nanos;
+
+    /** Leases on {@link System#nanoTime()}. */
+    public JobLeases() {
+        this(System::nanoTime);
+    }
+
+    /** @param nanos the monotonic clock the deadlines are on, ns (the one {@link JobOwnership} measures renewals with) */
+    JobLeases(LongSupplier nanos) {
+        this.nanos = nanos;
+    }
 
     /**
      * @throws IllegalStateException naming the job if this node holds no lease on it
      */
     @Override
     public long epochOf(String jobName) {
-        Long epoch = held.get(jobName);
-        if (epoch == null) {
+        Lease lease = held.get(jobName);
+        if (lease == null) {
             throw new IllegalStateException("job " + jobName + ": this node holds no lease on it (another node owns it, or the"
                     + " node lost its lease); it must not run it");
         }
-        return epoch;
+        return lease.epoch();
+    }
+
+    /** @return whether this node holds the lease on {@code jobName} under {@code epoch} and its deadline has not passed */
+    @Override
+    public boolean holds(String jobName, long epoch) {
+        Lease lease = held.get(jobName);
+        return lease != null && lease.epoch() == epoch && nanos.getAsLong() - lease.validUntilNanos() < 0;
     }
 
     /** @return the epoch of the lease on {@code jobName}, empty if none is held */
     public OptionalLong find(String jobName) {
-        Long epoch = held.get(jobName);
-        return epoch == null ? OptionalLong.empty() : OptionalLong.of(epoch);
+        Lease lease = held.get(jobName);
+        return lease == null ? OptionalLong.empty() : OptionalLong.of(lease.epoch());
     }
 
-    /** Holds the lease on {@code jobName} under {@code epoch}, replacing an older one. */
-    void hold(String jobName, long epoch) {
-        held.put(jobName, epoch);
+    /** Holds the lease on {@code jobName} under {@code epoch} until {@code validUntilNanos}, replacing an older one. */
+    void hold(String jobName, long epoch, long validUntilNanos) {
+        held.put(jobName, new Lease(epoch, validUntilNanos));
+    }
+
+    /** Moves the deadline of the lease on {@code jobName} under {@code epoch} to {@code validUntilNanos} if that is later. */
+    void extend(String jobName, long epoch, long validUntilNanos) {
+        held.computeIfPresent(jobName, (name, lease) -> lease.epoch() == epoch && validUntilNanos - lease.validUntilNanos() > 0
+                ? new Lease(epoch, validUntilNanos) : lease);
     }
 
     /** Drops the lease on {@code jobName} if it is the one of {@code epoch}. */
     void release(String jobName, long epoch) {
-        held.remove(jobName, epoch);
+        held.computeIfPresent(jobName, (name, lease) -> lease.epoch() == epoch ? null : lease);
     }
 }

@@ -148,6 +148,7 @@ public final class JobOwnership implements AutoCloseable {
                     LOG.debug("Renewing the lease of job {} (epoch {}) failed: {}", run.name, run.epoch, error.toString());
                 } else if (result.ok()) {
                     run.renewedAt = Math.max(run.renewedAt, sent);
+                    leases.extend(run.name, run.epoch, sent + stopAfterNanos);
                 } else {
                     stop(run, "the job store no longer gives it to this node under epoch " + run.epoch + " (now: "
                             + describe(result.job()) + ")", result.job() != null && result.job().status() == ClusterJobStatus.CANCELED);
@@ -200,7 +201,7 @@ public final class JobOwnership implements AutoCloseable {
 
     private void start(ClusterJobStore store, String self, ClusterJob job) {
         LocalRun run = new LocalRun(job.name(), job.epoch(), nanos.getAsLong());
-        leases.hold(job.name(), job.epoch()); // before the run creates its counter and store
+        leases.hold(job.name(), job.epoch(), run.renewedAt + stopAfterNanos); // before the run creates its counter and store
         runs.put(job.name(), run);
         try {
             run.handle = starter.start(job, new RunListener(run));

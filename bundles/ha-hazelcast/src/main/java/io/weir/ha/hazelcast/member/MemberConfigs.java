@@ -3,6 +3,7 @@ package io.weir.ha.hazelcast.member;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
 import io.weir.ha.hazelcast.checkpoint.HazelcastCheckpointRecoveryFactory;
 import io.weir.ha.hazelcast.jobs.ClusterJobStore;
@@ -10,7 +11,7 @@ import io.weir.ha.hazelcast.jobs.ClusterJobStore;
 /**
  * Builds the embedded member's {@link Config} from {@link ClusterSettings}: TCP/IP join with each member listed,
  * multicast and auto-detection off, bound to one interface, failure detection tuned, and the Weir maps with two
- * synchronous backups (one per other member of a 3-node cluster).
+ * synchronous backups (one per other member of a 3-node cluster), merged after a split by {@link FencedMergePolicy}.
  */
 public final class MemberConfigs {
     /** Synchronous backups of every Weir map. */
@@ -52,7 +53,8 @@ public final class MemberConfigs {
         config.getMemberAttributeConfig().setAttribute(ClusterMember.URL_ATTRIBUTE, settings.nodeUrl());
         for (String map : new String[] {HazelcastCheckpointRecoveryFactory.COUNTER_MAP, HazelcastCheckpointRecoveryFactory.STORE_MAP,
                 ClusterJobStore.MAP}) {
-            config.addMapConfig(new MapConfig(map).setBackupCount(BACKUPS).setAsyncBackupCount(0).setReadBackupData(false));
+            config.addMapConfig(new MapConfig(map).setBackupCount(BACKUPS).setAsyncBackupCount(0).setReadBackupData(false)
+                    .setMergePolicyConfig(new MergePolicyConfig(FencedMergePolicy.class.getName(), MergePolicyConfig.DEFAULT_BATCH_SIZE)));
         }
         return config;
     }

@@ -168,14 +168,17 @@ class CheckpointIdCounterClusterTest {
 
             long id = newCounter.getAndIncrement();
             assertThat(id).isEqualTo(2);
-            newStore.addCheckpointAndSubsumeOldest(completed(id), cp -> {
+            newStore.addCheckpointAndSubsumeOldest(completed(id), cp -> discarded.add(cp.checkpointId()));
+            assertThat(discarded).as("one spare beyond num-retained (1) is kept").isEmpty();
+            long next = newCounter.getAndIncrement();
+            newStore.addCheckpointAndSubsumeOldest(completed(next), cp -> {
                 // the store no longer references the subsumed checkpoint when its files go
-                assertThat(stores.get("job").checkpoints()).extracting(StoredCheckpoint::checkpointId).containsExactly(2L);
+                assertThat(stores.get("job").checkpoints()).extracting(StoredCheckpoint::checkpointId).containsExactly(2L, 3L);
                 discarded.add(cp.checkpointId());
             });
             assertThat(discarded).containsExactly(1L);
-            assertThat(newStore.getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(2L);
-            assertThat(oldStore.getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(2L);
+            assertThat(newStore.getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(3L);
+            assertThat(oldStore.getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(3L);
         } finally {
             TestClusters.terminate(members);
         }
