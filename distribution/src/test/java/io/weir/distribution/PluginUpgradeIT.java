@@ -2,7 +2,10 @@ package io.weir.distribution;
 
 import io.weir.distribution.WeirProcesses.Run;
 import io.weir.distribution.WeirProcesses.Truth;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,14 +34,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Upgrading and removing a plugin under a running job on the real node (issue 8, "Must show"): a job over 20,000
- * flights, paced to be mid-stream, runs on the shipped {@code operators-basic} (1.0: bundle version 0.1.0.x); its jar in
- * {@code plugins/} is replaced (atomic move) by {@code examples/plugins/}' 1.1.0 build, whose {@code keyed-aggregate}
- * adds an {@code avg_delay_stddev} column; the node moves the job (stop-with-savepoint, re-bind, restore) and reports
- * the move with its downtime. The jar is then removed: the job goes SUSPENDED naming the missing plugin; put back, the
- * job resumes on its own and runs to its end. The committed output is compared with a ground truth computed here from
+ * flights runs on the shipped {@code operators-basic} (1.0: bundle version 0.1.0.x); its jar in {@code plugins/} is
+ * replaced (atomic move) by {@code examples/plugins/}' 1.1.0 build, whose {@code keyed-aggregate} adds an
+ * {@code avg_delay_stddev} column; the node moves the job (stop-with-savepoint, re-bind, restore) and reports the move
+ * with its downtime. The jar is then removed: the job goes SUSPENDED naming the missing plugin; put back, the job
+ * resumes on its own and runs to its end. The committed output is compared with a ground truth computed here from
  * the input: every update of every origin exactly once; rows written by 1.1 carry the stddev column, rows by 1.0 not.
  * Between the upgrade and the removal, a 1.2 that throws while restoring ({@link BrokenPluginJar}) is installed beside
  * 1.1: the job is moved to it and rolled back to 1.1 from the same savepoint, the message naming both versions.
+ *
+ * <p>Mid-stream by a gate, not by pacing: the file source's {@code release-file} holds the count of records it may
+ * read; the test raises it by {@value #STEP} just before each step (so records flow while the jar changes) and waits
+ * for those rows to be committed after it. So every step happens while the job is RUNNING, whatever the machine's
+ * speed (with an 8 ms pace instead, at load 15-20 the input ran out before the removal), and each version has rows of
+ * its own; the gate is deleted (everything released) only once the last step is done.
  *
  * <p>The node runs from a private copy of the distribution (its {@code plugins/} is changed; the shared one is not).
  */
@@ -47,8 +56,8 @@ class PluginUpgradeIT {
     private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
     private static final long SEED = 8_2026_12_01L;
     private static final int RECORDS = 20_000;
-    /** Per record at parallelism 2: ≤ ~250 records/s, so the 20,000 (≥ 80 s) outlast the swaps (at 3 and 5 ms all or most of the input was done when the plugin was removed). */
-    private static final int SLOW_MS = 8;
+    /** Records the source's gate releases per step: 3,000, 6,000, ... 15,000 before the last step, then all 20,000. */
+    private static final int STEP = 3_000;
     private static final String SHIPPED_JAR = "weir-operators-basic-0.1.0-SNAPSHOT.jar";
     private static final Duration WAIT = Duration.ofSeconds(90);
 
@@ -92,16 +101,19 @@ class PluginUpgradeIT {
         Path input = work.resolve("flights.jsonl");
         Map<String, Truth> truth = writeFlights(input, RECORDS, SEED);
         Path out = work.resolve("out");
-        Path job = writeFlightJob("upgrade.json", "upgrade", input, work.resolve("cp"), out, SLOW_MS, 2, Map.of());
+        Path gate = work.resolve("release");
+        release(gate, STEP);
+        Path job = withReleaseFile(writeFlightJob("upgrade.json", "upgrade", input, work.resolve("cp"), out, 0, 2, Map.of()), gate);
         Run submit = session.weir(with(node, "submit", job.toString()));
         assertThat(submit.exitCode()).as(submit.toString()).isZero();
-        session.awaitCheckpoints(url, "upgrade", 0);
+        awaitCommitted(out, STEP);
         assertThat(aggregateVersion(url)).startsWith("0.1.0");
         step("running on the shipped operators-basic " + aggregateVersion(url) + "; " + rows(out).size() + " rows committed");
 
         // the 1.1 jar replaces the shipped one: FileInstall updates the bundle in place
         Path v11 = exampleJar();
         Path plugin = home.resolve("plugins").resolve(SHIPPED_JAR);
+        release(gate, 2 * STEP);
         atomicReplace(v11, plugin);
         await("moved to 1.1.0").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> "1.1.0".equals(aggregateVersion(url)) && "RUNNING".equals(session.state(url, "upgrade")));
@@ -116,6 +128,7 @@ class PluginUpgradeIT {
         step("moved to 1.1.0 with a downtime of " + downtime + " ms (" + upgrades(url).size() + " move(s))");
         Run info = session.weir(with(node, "info", "upgrade"));
         assertThat(info.out()).as(info.toString()).contains("Plugin upgrades:", "UPGRADED: ", "io.weir.plugin.basic 1.1.0");
+        awaitCommitted(out, 2 * STEP);
 
         // a 1.2 beside it that cannot restore the savepoint: the job is moved to it and rolled back to 1.1
         Path apiJar;
@@ -124,6 +137,7 @@ class PluginUpgradeIT {
         }
         Path broken = work.resolve("broken-1.2.jar");
         BrokenPluginJar.write(broken, work, apiJar);
+        release(gate, 3 * STEP);
         atomicReplace(broken, home.resolve("plugins").resolve("operators-basic-1.2-broken.jar"));
         await("moved to 1.2 and rolled back").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> upgrades(url).size() >= 2 && !lastUpgrade(url).getString("outcome").equals("IN_PROGRESS"));
@@ -136,10 +150,12 @@ class PluginUpgradeIT {
         // the rolled-back run's tasks all run once it completed a checkpoint (a stop-with-savepoint while they are
         // still being deployed is declined, and the node then falls back to the latest checkpoint)
         session.awaitCheckpoints(url, "upgrade", 0);
+        awaitCommitted(out, 3 * STEP);
         step("1.2 failed on restore and was rolled back to 1.1: " + rollback.getString("message"));
 
         // removed: the job goes SUSPENDED naming the plugin; put back, it resumes on its own (1.2 stays excluded)
         Path removed = work.resolve("removed.jar");
+        release(gate, 5 * STEP);
         Files.move(plugin, removed, StandardCopyOption.ATOMIC_MOVE);
         await("suspended").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> session.state(url, "upgrade").equals("SUSPENDED"));
@@ -151,6 +167,8 @@ class PluginUpgradeIT {
         await("resumed").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> session.state(url, "upgrade").equals("RUNNING"));
         step("plugin back, job RUNNING; " + committedWhileAway + " rows were committed when it was suspended");
+        awaitCommitted(out, 5 * STEP);
+        Files.delete(gate);
 
         await("finished").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
                 .until(() -> session.state(url, "upgrade"), s -> List.of("FINISHED", "FAILED", "CANCELED").contains(s));
@@ -175,6 +193,34 @@ class PluginUpgradeIT {
             withStddev += has.size() - first;
         }
         assertThat(withStddev).isPositive();
+    }
+
+    /** Sets the gate: the source may read {@code records} records in all (written atomically, as the source expects). */
+    private static void release(Path gate, int records) throws IOException {
+        Path staging = gate.resolveSibling(gate.getFileName() + ".staging");
+        Files.writeString(staging, records + "\n");
+        Files.move(staging, gate, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Waits until at least {@code rows} rows are committed (one per record: the job has read that far and is held). */
+    private static void awaitCommitted(Path out, int rows) {
+        await(rows + " rows committed").atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> rows(out).size() >= rows);
+    }
+
+    /** Adds {@code release-file: gate} to the config of the job's source (its first operator); returns the job file. */
+    private static Path withReleaseFile(Path jobFile, Path gate) throws IOException {
+        JsonObject job;
+        try (JsonReader reader = Json.createReader(Files.newBufferedReader(jobFile))) {
+            job = reader.readObject();
+        }
+        JsonArray operators = job.getJsonArray("operators");
+        JsonObject source = operators.getJsonObject(0);
+        JsonObject gated = Json.createObjectBuilder(source)
+                .add("config", Json.createObjectBuilder(source.getJsonObject("config")).add("release-file", gate.toString())).build();
+        JsonObject rewritten = Json.createObjectBuilder(job)
+                .add("operators", Json.createArrayBuilder(operators).set(0, gated)).build();
+        Files.writeString(jobFile, rewritten.toString());
+        return jobFile;
     }
 
     private static Path exampleJar() throws IOException {
