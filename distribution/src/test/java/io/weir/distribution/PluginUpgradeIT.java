@@ -19,11 +19,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.weir.distribution.WeirProcesses.assertCommittedPrefix;
 import static io.weir.distribution.WeirProcesses.assertExactlyOnce;
 import static io.weir.distribution.WeirProcesses.freePort;
 import static io.weir.distribution.WeirProcesses.rows;
@@ -41,7 +46,9 @@ import static org.awaitility.Awaitility.await;
  * resumes on its own and runs to its end. The committed output is compared with a ground truth computed here from
  * the input: every update of every origin exactly once; rows written by 1.1 carry the stddev column, rows by 1.0 not.
  * Between the upgrade and the removal, a 1.2 that throws while restoring ({@link BrokenPluginJar}) is installed beside
- * 1.1: the job is moved to it and rolled back to 1.1 from the same savepoint, the message naming both versions.
+ * 1.1: the job is moved to it and rolled back to 1.1 from the same savepoint, the message naming both versions. Then
+ * the file sink's jar is replaced in place by the same bundle rebuilt at {@code Bundle-Version} 1.1.0: the job moves
+ * again, and what its old version pre-committed is committed once (the output so far a prefix of every origin, once).
  *
  * <p>Mid-stream by a gate, not by pacing: the file source's {@code release-file} holds the count of records it may
  * read; the test raises it by {@value #STEP} just before each step (so records flow while the jar changes) and waits
@@ -58,7 +65,8 @@ class PluginUpgradeIT {
     private static final int RECORDS = 20_000;
     /** Records the source's gate releases per step: 3,000, 6,000, ... 15,000 before the last step, then all 20,000. */
     private static final int STEP = 3_000;
-    private static final String SHIPPED_JAR = "weir-operators-basic-0.1.0-SNAPSHOT.jar";
+    static final String SHIPPED_JAR = "weir-operators-basic-0.1.0-SNAPSHOT.jar";
+    private static final String SHIPPED_SINK_JAR = "weir-sink-file-0.1.0-SNAPSHOT.jar";
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @TempDir
@@ -69,7 +77,16 @@ class PluginUpgradeIT {
 
     @BeforeEach
     void privateDistribution() throws IOException {
-        home = work.resolve("weir");
+        home = privateDistribution(work);
+        session = new NodeSession(work, home.resolve("bin/weir"));
+    }
+
+    /**
+     * @return {@code <work>/weir}: a distribution home whose {@code bin/weir} and {@code plugins/} are copies of the
+     *         built one's (so a test may change its plugins) and whose other directories link to the built one's
+     */
+    static Path privateDistribution(Path work) throws IOException {
+        Path home = work.resolve("weir");
         Files.createDirectories(home.resolve("bin"));
         Files.copy(HOME.resolve("bin/weir"), home.resolve("bin/weir"), StandardCopyOption.COPY_ATTRIBUTES);
         for (String shared : List.of("lib", "bundles", "conf", "examples")) {
@@ -81,7 +98,7 @@ class PluginUpgradeIT {
                 Files.copy(jar, home.resolve("plugins").resolve(jar.getFileName()));
             }
         }
-        session = new NodeSession(work, home.resolve("bin/weir"));
+        return home;
     }
 
     @AfterEach
@@ -113,7 +130,7 @@ class PluginUpgradeIT {
         // the 1.1 jar replaces the shipped one: FileInstall updates the bundle in place
         Path v11 = exampleJar();
         Path plugin = home.resolve("plugins").resolve(SHIPPED_JAR);
-        release(gate, 2 * STEP);
+        release(gate, 2 * STEP - STEP / 2); // records in flight while the jar changes, if the machine is slow enough
         atomicReplace(v11, plugin);
         await("moved to 1.1.0").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> "1.1.0".equals(aggregateVersion(url)) && "RUNNING".equals(session.state(url, "upgrade")));
@@ -122,6 +139,9 @@ class PluginUpgradeIT {
         JsonObject upgrade = lastUpgrade(url);
         assertThat(upgrade.getString("outcome")).as(upgrade.toString()).isEqualTo("UPGRADED");
         assertThat(upgrade.getJsonArray("to").getString(1)).isEqualTo("per-origin: keyed-aggregate io.weir.plugin.basic 1.1.0");
+        // the new run's first row ends the downtime: if the old run had read all it was released before its savepoint,
+        // that row comes from this release, and the downtime includes the hold
+        release(gate, 2 * STEP);
         await("downtime measured").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> lastUpgrade(url).getJsonNumber("downtime-ms").longValue() >= 0);
         long downtime = lastUpgrade(url).getJsonNumber("downtime-ms").longValue();
@@ -152,6 +172,24 @@ class PluginUpgradeIT {
         session.awaitCheckpoints(url, "upgrade", 0);
         awaitCommitted(out, 3 * STEP);
         step("1.2 failed on restore and was rolled back to 1.1: " + rollback.getString("message"));
+
+        // the file sink's jar replaced in place by the same bundle at a higher version: the job moves again; the
+        // transactions the old version pre-committed are committed exactly once (TwoPhaseCommittingSink's contract)
+        Path sinkJar = home.resolve("plugins").resolve(SHIPPED_SINK_JAR);
+        Path sink11 = withBundleVersion(sinkJar, "1.1.0", work.resolve("sink-file-1.1.0.jar"));
+        int movesBefore = upgrades(url).size();
+        release(gate, 4 * STEP);
+        atomicReplace(sink11, sinkJar);
+        await("sink moved to 1.1.0").atMost(WAIT).pollInterval(Duration.ofMillis(100))
+                .until(() -> upgrades(url).size() > movesBefore && !lastUpgrade(url).getString("outcome").equals("IN_PROGRESS"));
+        JsonObject sinkMove = lastUpgrade(url);
+        assertThat(sinkMove.getString("outcome")).as(sinkMove.toString()).isEqualTo("UPGRADED");
+        assertThat(sinkMove.getJsonArray("to").getString(2)).isEqualTo("out: file-2pc io.weir.plugin.filesink 1.1.0");
+        assertThat(pluginVersion(url, "out")).isEqualTo("1.1.0");
+        assertThat(aggregateVersion(url)).isEqualTo("1.1.0");
+        awaitCommitted(out, 4 * STEP);
+        assertCommittedPrefix(out, truth);
+        step("file sink moved to 1.1.0; " + rows(out).size() + " rows committed, a prefix of every origin once");
 
         // removed: the job goes SUSPENDED naming the plugin; put back, it resumes on its own (1.2 stays excluded)
         Path removed = work.resolve("removed.jar");
@@ -208,7 +246,7 @@ class PluginUpgradeIT {
     }
 
     /** Adds {@code release-file: gate} to the config of the job's source (its first operator); returns the job file. */
-    private static Path withReleaseFile(Path jobFile, Path gate) throws IOException {
+    static Path withReleaseFile(Path jobFile, Path gate) throws IOException {
         JsonObject job;
         try (JsonReader reader = Json.createReader(Files.newBufferedReader(jobFile))) {
             job = reader.readObject();
@@ -223,7 +261,7 @@ class PluginUpgradeIT {
         return jobFile;
     }
 
-    private static Path exampleJar() throws IOException {
+    static Path exampleJar() throws IOException {
         try (Stream<Path> jars = Files.list(HOME.resolve("examples/plugins"))) {
             return jars.filter(p -> p.getFileName().toString().startsWith("weir-example-operators-basic-1.1")).findFirst()
                     .orElseThrow(() -> new AssertionError("no operators-basic 1.1 in " + HOME.resolve("examples/plugins")));
@@ -231,16 +269,45 @@ class PluginUpgradeIT {
     }
 
     /** Copies {@code jar} next to {@code target} and moves it over {@code target} in one step, as a deploy tool would. */
-    private static void atomicReplace(Path jar, Path target) throws IOException {
+    static void atomicReplace(Path jar, Path target) throws IOException {
         Path staging = target.resolveSibling("." + target.getFileName() + ".staging");
         Files.copy(jar, staging, StandardCopyOption.REPLACE_EXISTING);
         Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private String aggregateVersion(String url) throws IOException, InterruptedException {
+        return pluginVersion(url, "per-origin");
+    }
+
+    /** @return the plugin version the job's operator {@code operator} runs on (GET /jobs/upgrade), "" if not listed */
+    private String pluginVersion(String url, String operator) throws IOException, InterruptedException {
         JsonObject details = session.get(url + "/jobs/upgrade");
         return details.getJsonArray("plugin-versions").getValuesAs(JsonObject.class).stream()
-                .filter(p -> p.getString("operator").equals("per-origin")).map(p -> p.getString("version")).findFirst().orElse("");
+                .filter(p -> p.getString("operator").equals(operator)).map(p -> p.getString("version")).findFirst().orElse("");
+    }
+
+    /**
+     * Writes {@code target}: {@code jar} with its manifest's {@code Bundle-Version} set to {@code version}, every other
+     * entry as is (the same bundle rebuilt at a higher version, as a plugin's next release keeps its symbolic name).
+     */
+    private static Path withBundleVersion(Path jar, String version, Path target) throws IOException {
+        try (JarFile in = new JarFile(jar.toFile())) {
+            Manifest manifest = new Manifest(in.getManifest());
+            manifest.getMainAttributes().putValue("Bundle-Version", version);
+            try (JarOutputStream outJar = new JarOutputStream(Files.newOutputStream(target), manifest)) {
+                for (JarEntry entry : java.util.Collections.list(in.entries())) {
+                    if (entry.getName().equalsIgnoreCase(JarFile.MANIFEST_NAME) || entry.getName().equalsIgnoreCase("META-INF/")) {
+                        continue;
+                    }
+                    outJar.putNextEntry(new JarEntry(entry.getName()));
+                    try (var bytes = in.getInputStream(entry)) {
+                        bytes.transferTo(outJar);
+                    }
+                    outJar.closeEntry();
+                }
+            }
+        }
+        return target;
     }
 
     private List<JsonObject> upgrades(String url) throws IOException, InterruptedException {
