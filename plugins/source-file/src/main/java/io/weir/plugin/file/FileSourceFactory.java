@@ -23,7 +23,9 @@ public final class FileSourceFactory implements SourceFactory {
             PluginSetting.required("path", "string", "the UTF-8 JSON file to read (not compressed), relative to the job file"),
             PluginSetting.required("schema", "object", "field name to type (long, int, double, boolean, string, bytes, timestamp)"),
             PluginSetting.optional("format", "string", "auto", "array (one JSON array) or lines (one object per line); auto detects it"),
-            PluginSetting.optional("limit", "long", null, "read at most this many records, over all subtasks (>= 0); absent: the whole file"));
+            PluginSetting.optional("limit", "long", null, "read at most this many records, over all subtasks (>= 0); absent: the whole file"),
+            PluginSetting.optional("release-file", "string", null, "a file holding the number of records (over all subtasks) the source may read"
+                    + " so far: it holds there, idle, until the number grows or the file is deleted; relative to the job file"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public FileSourceFactory() {

@@ -53,6 +53,8 @@ public final class FileSourceReader implements SourceReader {
     private static final Logger LOG = LoggerFactory.getLogger(FileSourceReader.class);
 
     private final FileSourceSettings settings;
+    /** The {@code release-file}'s gate, or null without one. */
+    private final ReleaseGate gate;
 
     // Task thread only.
     private OperatorContext context;
@@ -67,7 +69,13 @@ public final class FileSourceReader implements SourceReader {
 
     /** @param settings the validated config */
     public FileSourceReader(FileSourceSettings settings) {
+        this(settings, System::nanoTime);
+    }
+
+    /** @param nanoClock the clock of the {@code release-file}'s re-reads (a test clock in tests) */
+    FileSourceReader(FileSourceSettings settings, java.util.function.LongSupplier nanoClock) {
         this.settings = settings;
+        this.gate = settings.releaseFile() == null ? null : new ReleaseGate(settings.releaseFile(), nanoClock);
     }
 
     /**
@@ -111,8 +119,9 @@ public final class FileSourceReader implements SourceReader {
     /**
      * Emits up to {@value #MAX_ROWS_PER_POLL} rows of this subtask's share.
      *
-     * @return {@link PollStatus#END_OF_INPUT} once the file (or the limit) is exhausted, otherwise
-     *         {@link PollStatus#MORE_AVAILABLE}
+     * @return {@link PollStatus#END_OF_INPUT} once the file (or the limit) is exhausted,
+     *         {@link PollStatus#NOTHING_AVAILABLE} while the {@code release-file} holds the source at its next record
+     *         ({@link ReleaseGate}), otherwise {@link PollStatus#MORE_AVAILABLE}
      * @throws SuppressRestartsException caused by a {@link MalformedRecordException} on invalid JSON or a value of the
      *         wrong type in a record of this subtask (restarting would fail on the same record)
      * @throws IOException if the file cannot be read (e.g. it vanished), naming the file
@@ -144,6 +153,9 @@ public final class FileSourceReader implements SourceReader {
             if (nextIndex >= settings.limit()) {
                 return end();
             }
+            if (gate != null && !gate.mayRead(nextIndex)) {
+                return emitted > 0 || looked > 0 ? PollStatus.MORE_AVAILABLE : PollStatus.NOTHING_AVAILABLE;
+            }
             if (nextIndex % parallelism == subtask) {
                 Row row = reader.next();
                 if (row == null) {
@@ -158,6 +170,12 @@ public final class FileSourceReader implements SourceReader {
             looked++;
         }
         return PollStatus.MORE_AVAILABLE;
+    }
+
+    /** @return while a {@code release-file} holds the source, how long to idle before it is read again (10 ms) */
+    @Override
+    public long idleWaitNanos() {
+        return gate == null ? SourceReader.super.idleWaitNanos() : ReleaseGate.RECHECK_NANOS;
     }
 
     /**

@@ -17,8 +17,9 @@ import java.util.Objects;
  * @param format the expected layout ({@code format}, default {@link JsonFormat#AUTO})
  * @param limit how many records of the file to read at most, over all subtasks ({@code limit};
  *              {@link Long#MAX_VALUE} when absent)
+ * @param releaseFile the {@code release-file} ({@link ReleaseGate}; absolute, normalized), or null when absent
  */
-public record FileSourceSettings(Path path, Schema schema, JsonFormat format, long limit) {
+public record FileSourceSettings(Path path, Schema schema, JsonFormat format, long limit, Path releaseFile) {
     /** @throws IllegalArgumentException if the schema is empty or the limit negative */
     public FileSourceSettings {
         Objects.requireNonNull(path, "path");
@@ -35,7 +36,8 @@ public record FileSourceSettings(Path path, Schema schema, JsonFormat format, lo
     /**
      * Reads and validates a {@code file} source config: {@code path} (required, relative to the job
      * file), {@code schema} (required object of field name to type name), {@code format}
-     * ({@code auto}|{@code array}|{@code lines}), {@code limit} (records, >= 0).
+     * ({@code auto}|{@code array}|{@code lines}), {@code limit} (records, >= 0), {@code release-file} (optional path,
+     * relative to the job file; it need not exist yet).
      *
      * @throws IllegalArgumentException naming the config field (e.g.
      *         {@code operators[0].config.path file /x/y.json does not exist})
@@ -44,6 +46,7 @@ public record FileSourceSettings(Path path, Schema schema, JsonFormat format, lo
         // every setting is read before the first can fail, so that an unknown key is reported with all settings
         config.has("format");
         config.has("limit");
+        Path releaseFile = config.has("release-file") ? config.requirePath("release-file") : null;
         Map<String, Object> fields = config.getObject("schema");
         Path path = config.requirePath("path");
         if (!Files.exists(path)) {
@@ -76,6 +79,6 @@ public record FileSourceSettings(Path path, Schema schema, JsonFormat format, lo
         if (limit < 0) {
             throw config.error("limit", "must be >= 0, got " + limit);
         }
-        return new FileSourceSettings(path, schema.build(), format, limit);
+        return new FileSourceSettings(path, schema.build(), format, limit, releaseFile);
     }
 }

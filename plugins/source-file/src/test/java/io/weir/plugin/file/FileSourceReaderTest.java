@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicLong;
+import java.nio.file.StandardCopyOption;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -104,6 +106,59 @@ class FileSourceReaderTest {
 
         assertThat(rows).hasSize(501).containsExactlyElementsOf(
                 java.util.stream.IntStream.range(0, 1001).filter(i -> i % 2 == 0).mapToObj(allFlights::get).toList());
+    }
+
+    @Test
+    void releaseFileHoldsTheSourceAtItsCountUntilItGrowsOrIsDeleted() throws Exception {
+        Path release = write("release", "1001");
+        AtomicLong nanos = new AtomicLong();
+        PluginConfig config = flightsConfig(Map.of("release-file", release.toString()));
+        SourceReader reader = new FileSourceReader(FileSourceSettings.from(config), nanos::get);
+        reader.initializeState(InMemoryOperatorContext.fresh(0, 2));
+        List<Row> rows = new ArrayList<>();
+
+        assertThat(pollUntilIdle(reader, rows)).isEqualTo(PollStatus.NOTHING_AVAILABLE);
+        assertThat(rows).containsExactlyElementsOf(evenFlights(0, 1001));
+        assertThat(reader.idleWaitNanos()).isEqualTo(10_000_000L);
+
+        Files.writeString(tmp.resolve("release.tmp"), "3000\n");
+        Files.move(tmp.resolve("release.tmp"), release, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        assertThat(reader.pollNext(rows::add)).as("not read again within 10 ms").isEqualTo(PollStatus.NOTHING_AVAILABLE);
+        assertThat(rows).hasSize(501);
+        nanos.addAndGet(10_000_000L);
+        assertThat(pollUntilIdle(reader, rows)).isEqualTo(PollStatus.NOTHING_AVAILABLE);
+        assertThat(rows).containsExactlyElementsOf(evenFlights(0, 3000));
+
+        Files.delete(release);
+        nanos.addAndGet(10_000_000L);
+        assertThat(pollUntilIdle(reader, rows)).isEqualTo(PollStatus.END_OF_INPUT);
+        assertThat(rows).containsExactlyElementsOf(evenFlights(0, 20_000));
+    }
+
+    @Test
+    void releaseFileThatIsNotACountFailsTheJobNamingTheFileAndItsContent() throws Exception {
+        Path release = write("release", "lots");
+        SourceReader reader = newReader(flightsConfig(Map.of("release-file", release.toString())));
+        reader.initializeState(InMemoryOperatorContext.fresh(0, 1));
+
+        assertThatThrownBy(() -> reader.pollNext(row -> { }))
+                .isInstanceOf(io.weir.api.SuppressRestartsException.class)
+                .hasMessageContaining(release.toString()).hasMessageContaining("holds 'lots', not a whole number");
+    }
+
+    /** Polls until the reader reports it is idle or at its end (at most 1,000 polls); returns that status. */
+    private static PollStatus pollUntilIdle(SourceReader reader, List<Row> rows) throws Exception {
+        for (int i = 0; i < 1_000; i++) {
+            PollStatus status = reader.pollNext(rows::add);
+            if (status != PollStatus.MORE_AVAILABLE) {
+                return status;
+            }
+        }
+        throw new AssertionError("still MORE_AVAILABLE after 1,000 polls");
+    }
+
+    private static List<Row> evenFlights(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).filter(i -> i % 2 == 0).mapToObj(allFlights::get).toList();
     }
 
     @Test

@@ -22,7 +22,7 @@ class FileSourceSettingsDescriptionTest {
         catchThrowable(() -> factory.outputSchema(config));
 
         assertThat(factory.settings()).extracting(PluginSetting::name).containsExactlyInAnyOrderElementsOf(config.askedKeys());
-        assertThat(factory.settings()).extracting(PluginSetting::name).containsExactly("path", "schema", "format", "limit");
+        assertThat(factory.settings()).extracting(PluginSetting::name).containsExactly("path", "schema", "format", "limit", "release-file");
         assertThat(factory.settings()).filteredOn(PluginSetting::required).extracting(PluginSetting::name).containsExactly("path", "schema");
     }
 }
