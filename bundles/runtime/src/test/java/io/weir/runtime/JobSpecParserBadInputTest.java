@@ -249,7 +249,7 @@ class JobSpecParserBadInputTest {
                 + "{\"id\": \"out\", \"type\": \"discard\", \"inputs\": [\"src\"]}";
         assertThatThrownBy(() -> parser.parse(job(ops), tmp, Map.of()))
                 .isInstanceOf(InvalidJobException.class)
-                .hasMessage("operators[0].config.limt is not a setting of plugin type 'file'; its settings: [format, limit, path, schema, timestamp-field, timestamp-format, watermark.idle-timeout, watermark.max-out-of-orderness]");
+                .hasMessage("operators[0].config.limt is not a setting of plugin type 'file'; its settings: [format, limit, path, release-file, schema, timestamp-field, timestamp-format, watermark.idle-timeout, watermark.max-out-of-orderness]");
     }
 
     @Test
@@ -260,7 +260,7 @@ class JobSpecParserBadInputTest {
                 .isInstanceOf(InvalidJobException.class)
                 .hasMessageStartingWith("operators[0].config.path is required")
                 .hasMessageContaining("operators[0].config also has pth, which plugin type 'file' had not read")
-                .hasMessageContaining("[format, limit, path, schema]");
+                .hasMessageContaining("[format, limit, path, release-file, schema]");
     }
 
     @Test
