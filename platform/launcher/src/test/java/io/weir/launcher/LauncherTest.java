@@ -136,10 +136,10 @@ class LauncherTest {
 
     @Test
     void shellOptionAndFeatureReachTheExecutor() throws IOException {
-        int rc = launcher.execute("--feature", "cluster", "run", job().toString(), "--shell");
+        int rc = launcher.execute("--feature", "custom", "run", job().toString(), "--shell");
 
         assertThat(rc).isZero();
-        assertThat(executor.feature).isEqualTo("cluster");
+        assertThat(executor.feature).isEqualTo("custom");
         assertThat(executor.shell).isTrue();
     }
 
