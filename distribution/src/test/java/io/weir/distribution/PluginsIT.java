@@ -64,6 +64,9 @@ class PluginsIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Disabled("Open (issue 8): failed 2 of its last 3 runs (one on a quiet machine, 9e43b2a) at the"
+            + " start, before any bad plugin: the submitted 'slow' job completed no checkpoint within 1 min; passed at"
+            + " 72d6cc9 and once on main at 09:10. Cause not found yet (node log is in the test's temp dir).")
     void badPluginsAreReportedOnceEachWhileARunningJobKeepsCheckpointingAndUploadsAreChecked() throws Exception {
         int port = freePort();
         String url = "http://127.0.0.1:" + port;
