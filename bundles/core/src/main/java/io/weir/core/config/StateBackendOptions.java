@@ -99,11 +99,21 @@ public final class StateBackendOptions {
             "Earliest timers kept in memory per key group of each RocksDB timer queue.")
             .atLeast(1, "");
 
+    /**
+     * Keys of each value or reducing state of a RocksDB subtask served from a write-back cache on the heap
+     * (docs/state-rocksdb.md "State cache"); 0 turns the cache off.
+     */
+    public static final ConfigOption<Integer> ROCKSDB_STATE_CACHE_SIZE = ConfigOption.intOption(
+            "state.backend.rocksdb.state-cache.size", 65536,
+            "Keys of each value or reducing state per subtask kept deserialized on the heap in front of RocksDB; dirty"
+                    + " ones are written back on eviction and before every snapshot. 0 turns the cache off.")
+            .atLeast(0, "");
+
     /** @return every option of this class, for docs and validation */
     public static List<ConfigOption<?>> all() {
         return List.of(ROCKSDB_LOCAL_DIR, INCREMENTAL, ROCKSDB_PREDEFINED_OPTIONS, ROCKSDB_BLOCK_CACHE_SIZE, ROCKSDB_BLOCK_SIZE,
                 ROCKSDB_WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER_COUNT, ROCKSDB_COMPACTION_STYLE, ROCKSDB_THREADS,
-                ROCKSDB_TIMER_CACHE_SIZE);
+                ROCKSDB_TIMER_CACHE_SIZE, ROCKSDB_STATE_CACHE_SIZE);
     }
 
     private static final Pattern MEMORY = Pattern.compile("\\s*(\\d+)\\s*(b|bytes|k|kb|kib|m|mb|mib|g|gb|gib)?\\s*");

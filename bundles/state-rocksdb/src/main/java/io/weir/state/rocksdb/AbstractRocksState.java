@@ -55,6 +55,7 @@ abstract class AbstractRocksState {
 
     /** Writes {@code value.buffer()[0, value.size())} as the value of {@code key}. */
     void put(byte[] key, ScratchBuffers.Output value) {
+        ctx.beforeWrite();
         try {
             db.put(column, writeOptions, key, 0, key.length, value.buffer(), 0, value.size());
         } catch (RocksDBException e) {
@@ -71,6 +72,7 @@ abstract class AbstractRocksState {
     }
 
     void put(byte[] key, byte[] value) {
+        ctx.beforeWrite();
         try {
             db.put(column, writeOptions, key, value);
         } catch (RocksDBException e) {
@@ -79,11 +81,23 @@ abstract class AbstractRocksState {
     }
 
     void delete(byte[] key) {
+        ctx.beforeWrite();
         try {
             db.delete(column, writeOptions, key);
         } catch (RocksDBException e) {
             throw failure("delete from", e);
         }
+    }
+
+    /**
+     * Takes what this state holds on the heap only (a write-back cache's dirty values), to be written to RocksDB
+     * before the snapshot being taken reads it; called in the synchronous part of every snapshot. The default
+     * holds nothing.
+     *
+     * @return the values to write, or null if none
+     */
+    WriteBackCache.PendingWrites<?> detachCache() {
+        return null;
     }
 
     IllegalStateException failure(String what, RocksDBException e) {

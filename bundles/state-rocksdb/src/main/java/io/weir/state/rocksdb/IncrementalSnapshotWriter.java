@@ -24,8 +24,9 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The asynchronous part of an incremental RocksDB snapshot: uploads the SST files of the native checkpoint
- * (hard links made in the synchronous part) that the last completed checkpoint of this backend did not
+ * The asynchronous part of an incremental RocksDB snapshot: creates the native checkpoint (flush, hard links;
+ * unless the task thread already did, see {@link PendingNativeCheckpoint}), uploads its SST files that the
+ * last completed checkpoint of this backend did not
  * already reference, references those it did, writes the rest of the checkpoint directory and the column
  * list as the private stream ({@link IncrementalFormat}), and deletes the local checkpoint directory in every
  * case. Runs on the AsyncOperations pool; touches only the checkpoint directory and checkpoint storage.
@@ -35,6 +36,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
 
     private final long checkpointId;
     private final KeyGroupRange range;
+    private final PendingNativeCheckpoint nativeCheckpoint;
     private final Path checkpointDirectory;
     private final Map<String, StateKind> columns;
     private final Map<String, SharedFileHandle> reusable;
@@ -44,18 +46,20 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
     private final String context;
 
     /**
-     * @param checkpointDirectory the native checkpoint, deleted when done
+     * @param nativeCheckpoint the native checkpoint, created first unless the task thread did already; its
+     *        directory is deleted when done
      * @param columns state name → kind of every column family in it
      * @param reusable SST name → handle: the shared files of the last completed checkpoint of this backend
      * @param onWritten receives SST name → handle of every shared file this snapshot references
      * @param lease released when done, so a closed backend deletes its working directory only then
      */
-    IncrementalSnapshotWriter(long checkpointId, KeyGroupRange range, Path checkpointDirectory, Map<String, StateKind> columns,
+    IncrementalSnapshotWriter(long checkpointId, KeyGroupRange range, PendingNativeCheckpoint nativeCheckpoint, Map<String, StateKind> columns,
             Map<String, SharedFileHandle> reusable, CheckpointStreamFactory streams,
             Consumer<Map<String, SharedFileHandle>> onWritten, RocksDBKeyedStateBackend.SnapshotLease lease, String context) {
         this.checkpointId = checkpointId;
         this.range = range;
-        this.checkpointDirectory = checkpointDirectory;
+        this.nativeCheckpoint = nativeCheckpoint;
+        this.checkpointDirectory = nativeCheckpoint.target();
         this.columns = new LinkedHashMap<>(columns);
         this.reusable = Map.copyOf(reusable);
         this.streams = streams;
@@ -71,6 +75,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
     @Override
     public KeyGroupsStateHandle write() throws IOException {
         try {
+            nativeCheckpoint.create("async");
             Map<String, Path> files = new TreeMap<>();
             try (Stream<Path> list = Files.list(checkpointDirectory)) {
                 list.forEach(p -> files.put(p.getFileName().toString(), p));

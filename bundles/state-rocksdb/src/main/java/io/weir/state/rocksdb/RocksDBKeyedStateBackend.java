@@ -11,7 +11,6 @@ import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.state.KeyedTimerQueue;
 import io.weir.core.storage.CheckpointStreamFactory;
-import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -50,13 +49,15 @@ import java.util.stream.Stream;
  * The write-ahead log is off: checkpoints, not RocksDB, make state durable (as in Flink).
  *
  * <h2>Snapshots</h2>
- * <b>Full</b> (savepoints always; checkpoints unless {@code state.backend.incremental}): synchronous part a
- * RocksDB snapshot (a sequence number; O(1)), held by a {@link SnapshotLease}; asynchronous part
+ * <b>Full</b> (savepoints always; checkpoints unless {@code state.backend.incremental}): synchronous part writes the
+ * state caches' dirty values back and takes a RocksDB snapshot (a sequence number; O(1)), held by a {@link SnapshotLease}; asynchronous part
  * ({@link CanonicalSnapshotWriter}) iterates it key group by key group and writes the backend-independent
  * format the heap backend also writes, so these restore on either backend and with any parallelism.
- * <br><b>Incremental</b> (checkpoints with {@code state.backend.incremental=true}): synchronous part a native
- * RocksDB checkpoint ({@code Checkpoint.createCheckpoint}: flush, hard links); asynchronous part
- * ({@link IncrementalSnapshotWriter}) uploads only the SST files the last <em>completed</em> checkpoint of
+ * <br><b>Incremental</b> (checkpoints with {@code state.backend.incremental=true}): synchronous part only takes the
+ * dirty values of the state caches ({@link WriteBackCache}); the native RocksDB checkpoint
+ * ({@code Checkpoint.createCheckpoint}: flush, hard links) is made after writing them, by the asynchronous part or by
+ * the task thread before it next writes to the DB, whichever comes first ({@link PendingNativeCheckpoint}); the
+ * asynchronous part ({@link IncrementalSnapshotWriter}) then uploads only the SST files the last <em>completed</em> checkpoint of
  * this backend did not reference and references the others (learned from {@link #notifyCheckpointComplete}).
  * Restored by {@link IncrementalRestorer}. After a restore the first checkpoint uploads every file again.
  *
@@ -146,7 +147,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw e;
         }
         this.columnOptions = resources.columns;
-        this.ctx = new KeyContext(resources.read);
+        this.ctx = new KeyContext(resources.read, keySerializer, context);
         this.writeOptions = resources.write;
         IncrementalRestorer restorer = new IncrementalRestorer(directory, range, context);
         KeyGroupsStateHandle inPlace = restorer.largestOverlap(incrementalHandles);
@@ -207,6 +208,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             }
             return existing.handle();
         }
+        ctx.beforeWrite(); // a column family the pending native checkpoint does not list would break its restore
         try {
             ColumnFamilyHandle handle = db.createColumnFamily(new ColumnFamilyDescriptor(columnName(name), columnOptions));
             columns.put(name, new Column(name, kind, handle));
@@ -231,20 +233,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("key group " + keyGroup + " of key " + key + " is outside " + range
                     + " of " + context);
         }
-        if (key != ctx.key || keyGroup != ctx.keyGroup) {
-            ctx.key = key;
-            ctx.keyGroup = keyGroup;
-            ScratchBuffers.Output out = ctx.scratch.out;
-            out.reset();
-            out.write(keyGroup >>> 8);
-            out.write(keyGroup);
-            try {
-                keySerializer.serialize(key, out.data);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot serialize key " + key + " of " + context + ": " + e.getMessage(), e);
-            }
-            ctx.prefix = Arrays.copyOf(out.buffer(), out.size());
-        }
+        ctx.set(key, keyGroup);
     }
 
     @Override
@@ -286,6 +275,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         AbstractRocksState state = create(descriptor, column(descriptor.name(), kind));
         states.put(descriptor.name(), state);
         if (fromSnapshot != null) {
+            ctx.beforeWrite();
             new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(state, descriptor, fromSnapshot);
             restored.remove(descriptor.name());
         }
@@ -321,6 +311,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         if (fromSnapshot != null) {
             AbstractRocksState loading = new AbstractRocksState(name, StateKind.TIMERS, handle, db, writeOptions, ctx, context) {
             };
+            ctx.beforeWrite();
             new RestoredStateLoader(db, writeOptions, keySerializer, range, context).load(loading, null, fromSnapshot);
             restored.remove(name);
         }
@@ -335,7 +326,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
 
     private AbstractRocksState create(StateDescriptor<?> d, ColumnFamilyHandle column) {
         if (d instanceof StateDescriptor.Value<?> v) {
-            return new RocksValueState<>(v.name(), v.serializer(), column, db, writeOptions, ctx, context);
+            return new RocksValueState<>(v.name(), v.serializer(), column, db, writeOptions, ctx, context, resources.stateCacheSize);
         } else if (d instanceof StateDescriptor.List<?> l) {
             return new RocksListState<>(l.name(), l.serializer(), column, db, writeOptions, ctx, context);
         } else if (d instanceof StateDescriptor.Map<?, ?> m) {
@@ -345,7 +336,8 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     }
 
     private <T> RocksReducingState<T> reducing(StateDescriptor.Reducing<T> r, ColumnFamilyHandle column) {
-        return new RocksReducingState<>(r.name(), r.reduceFunction(), r.serializer(), column, db, writeOptions, ctx, context);
+        return new RocksReducingState<>(r.name(), r.reduceFunction(), r.serializer(), column, db, writeOptions, ctx, context,
+                resources.stateCacheSize);
     }
 
     /**
@@ -362,15 +354,32 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
         checkOpen();
         taken.add(checkpointId);
-        boolean empty = restored.values().stream().allMatch(RestoredState::isEmpty);
+        ctx.beforeWrite(); // the previous snapshot's native checkpoint, if still pending
+        boolean deferred = incremental && streams.supportsSharedState() && restored.isEmpty();
+        List<WriteBackCache.PendingWrites<?>> writes = new ArrayList<>();
+        for (AbstractRocksState s : states.values()) {
+            WriteBackCache.PendingWrites<?> w = s.detachCache();
+            if (w != null) {
+                writes.add(w);
+            }
+        }
+        if (!deferred && !writes.isEmpty()) {
+            // a full snapshot reads a RocksDB snapshot taken now: the values must be in the DB first
+            new PendingNativeCheckpoint(db, writeOptions, writes, directory, checkpointId, context).writeBack("task");
+            writes.clear();
+        }
+        boolean empty = writes.isEmpty() && restored.values().stream().allMatch(RestoredState::isEmpty);
         for (Column c : columns.values()) {
-            empty &= isEmpty(c.handle());
+            if (!empty) {
+                break;
+            }
+            empty = isEmpty(c.handle());
         }
         if (empty) {
             return () -> null;
         }
-        if (incremental && streams.supportsSharedState() && restored.isEmpty()) {
-            return incrementalSnapshot(checkpointId, streams);
+        if (deferred) {
+            return incrementalSnapshot(checkpointId, streams, writes);
         }
         List<CanonicalSnapshotWriter.Picture> pictures = new ArrayList<>(columns.size() + restored.size());
         for (Column c : columns.values()) {
@@ -387,24 +396,21 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         return new CanonicalSnapshotWriter(checkpointId, range, keySerializer, pictures, lease, streams, context);
     }
 
-    private AsyncSnapshot<KeyGroupsStateHandle> incrementalSnapshot(long checkpointId, CheckpointStreamFactory streams)
-            throws IOException {
+    private AsyncSnapshot<KeyGroupsStateHandle> incrementalSnapshot(long checkpointId, CheckpointStreamFactory streams,
+            List<WriteBackCache.PendingWrites<?>> writes) {
         Path target = directory.resolve("chk-" + checkpointId);
         deleteRecursively(target, context); // a retried id after a failed attempt of this backend
-        try (Checkpoint checkpoint = Checkpoint.create(db)) {
-            checkpoint.createCheckpoint(target.toString());
-        } catch (RocksDBException e) {
-            throw new IOException("cannot create the RocksDB checkpoint " + target + " of checkpoint " + checkpointId
-                    + " (" + context + "): " + e.getMessage(), e);
-        }
+        // created by the async part, or by the task thread before it next writes to the DB (PendingNativeCheckpoint)
+        PendingNativeCheckpoint pending = new PendingNativeCheckpoint(db, writeOptions, writes, target, checkpointId, context);
         Map<String, StateKind> kinds = new LinkedHashMap<>();
         columns.values().forEach(c -> kinds.put(c.name(), c.kind()));
         SnapshotLease lease;
         synchronized (lifecycle) {
             leases++;
-            lease = new SnapshotLease(null); // keeps the working directory (and chk-<id>/ in it) until uploaded
+            lease = new SnapshotLease(null); // keeps the DB and the working directory (and chk-<id>/ in it) until uploaded
         }
-        return new IncrementalSnapshotWriter(checkpointId, range, target, kinds, confirmed, streams,
+        ctx.pendingCheckpoint = pending;
+        return new IncrementalSnapshotWriter(checkpointId, range, pending, kinds, confirmed, streams,
                 files -> pendingShared.put(checkpointId, files), lease, context);
     }
 

@@ -31,6 +31,8 @@ final class RocksDBResources implements AutoCloseable {
     /** For the task thread's point reads (no snapshot, checksums not re-verified on every read). */
     final ReadOptions read;
     final int timerCacheSize;
+    /** Keys per value or reducing state in its {@link WriteBackCache}; 0: no cache. */
+    final int stateCacheSize;
     private final LRUCache cache;
     private final BloomFilter bloom;
 
@@ -52,6 +54,7 @@ final class RocksDBResources implements AutoCloseable {
         int writeBuffers = orDefault(config.get(StateBackendOptions.ROCKSDB_WRITE_BUFFER_COUNT), highMem ? 4 : 2);
         StateBackendOptions.CompactionStyle style = config.get(StateBackendOptions.ROCKSDB_COMPACTION_STYLE);
         this.timerCacheSize = config.get(StateBackendOptions.ROCKSDB_TIMER_CACHE_SIZE);
+        this.stateCacheSize = config.get(StateBackendOptions.ROCKSDB_STATE_CACHE_SIZE);
 
         this.cache = new LRUCache(cacheBytes);
         this.bloom = highMem ? new BloomFilter(10, false) : null;

@@ -68,6 +68,7 @@ final class RocksMapState<K, V> extends AbstractRocksState implements MapState<K
     @Override
     public void clear() {
         byte[] prefix = ctx.prefix();
+        ctx.beforeWrite();
         try {
             // a key's prefix always ends in a key byte after the 2 key-group bytes; prefixEnd is never null
             db.deleteRange(column, writeOptions, prefix, KeyBytes.prefixEnd(prefix));

@@ -1,0 +1,208 @@
+package io.weir.state.rocksdb;
+
+import io.weir.api.Row;
+import io.weir.api.serialization.TypeSerializer;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A bounded write-back cache of one single-value state (value or reducing) in front of its column family:
+ * key row → deserialized value, least recently used first out. A hit serves the value from the heap without
+ * serializing the key or calling RocksDB; an update only marks the entry dirty. A dirty entry is written to
+ * RocksDB when it is evicted and
+ * — the values of all dirty entries at once are taken by {@link #detachDirty} in the synchronous part of every
+ * snapshot and written in one {@link WriteBatch} before the RocksDB snapshot or native checkpoint is taken, so a
+ * snapshot holds exactly the values as of the barrier. Misses are cached too (value
+ * null, clean), so an absent key costs one RocksDB read until it is evicted.
+ *
+ * <p>Values are kept by reference, as on the heap backend: the {@code ValueState} contract says a value must
+ * not be modified after {@code update}.
+ *
+ * <p>Task thread only.
+ *
+ * @param <T> the value type
+ */
+final class WriteBackCache<T> {
+    /** One cached key: its RocksDB key, its value (null: none), and whether RocksDB has an older value. */
+    private static final class Entry<T> {
+        final byte[] rocksKey;
+        T value;
+        boolean dirty;
+
+        Entry(byte[] rocksKey, T value) {
+            this.rocksKey = rocksKey;
+            this.value = value;
+        }
+    }
+
+    private final AbstractRocksState state;
+    private final TypeSerializer<T> serializer;
+    private final String what;
+    private final int capacity;
+    // Task thread only. Access order: the eldest is the least recently used.
+    private final LinkedHashMap<Row, Entry<T>> entries;
+    // Task thread only. Entries marked dirty since the last detachDirty (an evicted one is written and marked clean).
+    private final List<Entry<T>> dirty = new ArrayList<>();
+
+    /**
+     * @param state the state whose column family backs the cache
+     * @param serializer the value serializer
+     * @param capacity entries kept, >= 1
+     * @throws IllegalArgumentException if {@code capacity} < 1
+     */
+    WriteBackCache(AbstractRocksState state, TypeSerializer<T> serializer, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("state cache of '" + state.name + "' must hold >= 1 entries, got " + capacity);
+        }
+        this.state = state;
+        this.serializer = serializer;
+        this.what = state.kind.name().toLowerCase(java.util.Locale.ROOT) + " state '" + state.name + "'";
+        this.capacity = capacity;
+        this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16) * 4 / 3 + 1, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Row, Entry<T>> eldest) {
+                if (size() <= WriteBackCache.this.capacity) {
+                    return false;
+                }
+                writeBack(eldest.getValue());
+                return true;
+            }
+        };
+    }
+
+    /** @return the current key's value (null: none), read from RocksDB on a miss */
+    T get() {
+        return current().value;
+    }
+
+    /** Sets the current key's value (null: removes it); written to RocksDB on eviction or for the next snapshot. */
+    void set(T value) {
+        Entry<T> e = entries.get(state.ctx.key);
+        if (e == null) {
+            // no read needed: the value is replaced whatever RocksDB holds
+            e = new Entry<>(state.ctx.prefix(), null);
+            entries.put(state.ctx.key, e);
+        }
+        e.value = value;
+        if (!e.dirty) {
+            e.dirty = true;
+            dirty.add(e);
+        }
+    }
+
+    private Entry<T> current() {
+        KeyContext ctx = state.ctx;
+        Entry<T> e = entries.get(ctx.key);
+        if (e == null) {
+            ctx.beforeRead(); // RocksDB may lack values a pending snapshot has yet to write back
+            byte[] rocksKey = ctx.prefix();
+            int n = state.getIntoScratch(rocksKey);
+            e = new Entry<>(rocksKey, n < 0 ? null : ctx.scratch.deserialize(serializer, n, what));
+            entries.put(ctx.key, e);
+        }
+        return e;
+    }
+
+    private void writeBack(Entry<T> e) {
+        if (!e.dirty) {
+            return;
+        }
+        state.ctx.beforeWrite(); // before the serializer is used: a pending snapshot may be using it
+        if (e.value == null) {
+            state.delete(e.rocksKey);
+        } else {
+            state.put(e.rocksKey, state.ctx.scratch.serialize(serializer, e.value, what));
+        }
+        e.dirty = false;
+    }
+
+    /**
+     * Takes the dirty entries' values as they are now and marks the entries clean (they stay cached): the values
+     * to write back for a snapshot, by {@link PendingWrites#writeTo} now or later. O(dirty entries), no serialization.
+     *
+     * @return the values, or null if no entry is dirty
+     */
+    PendingWrites<T> detachDirty() {
+        if (dirty.isEmpty()) {
+            return null;
+        }
+        byte[][] keys = new byte[dirty.size()][];
+        Object[] values = new Object[dirty.size()];
+        int n = 0;
+        for (Entry<T> e : dirty) {
+            if (e.dirty) { // else evicted and written meanwhile
+                keys[n] = e.rocksKey;
+                values[n] = e.value;
+                e.dirty = false;
+                n++;
+            }
+        }
+        dirty.clear();
+        return n == 0 ? null : new PendingWrites<>(state, serializer, keys, values, n, what);
+    }
+
+    /**
+     * Values of one state taken by {@link #detachDirty}: immutable once taken (the cache holds values by reference and
+     * the state contract forbids modifying them), so another thread may write them while the task thread goes on.
+     */
+    static final class PendingWrites<T> {
+        private final AbstractRocksState state;
+        private final TypeSerializer<T> serializer;
+        private final byte[][] keys;
+        private final Object[] values;
+        private final int size;
+        private final String what;
+
+        private PendingWrites(AbstractRocksState state, TypeSerializer<T> serializer, byte[][] keys, Object[] values, int size,
+                String what) {
+            this.state = state;
+            this.serializer = serializer;
+            this.keys = keys;
+            this.values = values;
+            this.size = size;
+            this.what = what;
+        }
+
+        /** @return how many values (puts and deletes) */
+        int size() {
+            return size;
+        }
+
+        /**
+         * Adds a put (or a delete, for a cleared key) per value to {@code batch}; serializes with {@code out}, a
+         * buffer of the calling thread. Until this returns, the task thread does not use the serializer
+         * ({@link PendingNativeCheckpoint} orders the two).
+         *
+         * @throws IllegalStateException naming the state if RocksDB refuses an entry
+         */
+        @SuppressWarnings("unchecked")
+        void writeTo(WriteBatch batch, ScratchBuffers.Output out) {
+            try {
+                for (int i = 0; i < size; i++) {
+                    if (values[i] == null) {
+                        batch.delete(state.column, keys[i]);
+                    } else {
+                        out.reset();
+                        serializer.serialize((T) values[i], out.data);
+                        batch.put(state.column, keys[i], Arrays.copyOf(out.buffer(), out.size()));
+                    }
+                }
+            } catch (RocksDBException e) {
+                throw state.failure("write back the cache of", e);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot serialize " + what + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** @return how many keys are cached (tests) */
+    int size() {
+        return entries.size();
+    }
+}
