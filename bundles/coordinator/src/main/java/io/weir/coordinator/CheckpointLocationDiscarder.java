@@ -103,6 +103,32 @@ final class CheckpointLocationDiscarder {
     }
 
     /**
+     * Registers the retained checkpoints this registry does not know yet: those of a completed store that outlived
+     * the process that filled them (an HA store after a failover, restored from by a new coordinator). Without it
+     * their files would never be counted: when subsumed, their files would be kept forever, and a file they share
+     * with a later checkpoint would be deleted while they still refer to it. If any was registered, the shared
+     * files none of the retained checkpoints refers to (what the previous process left) are deleted too.
+     *
+     * @param retained the store's checkpoints, oldest first
+     * @return how many were registered now
+     */
+    int registerRetained(List<CompletedCheckpoint> retained) {
+        int added = 0;
+        for (CompletedCheckpoint cp : retained) {
+            if (!registry.isRegistered(cp.checkpointId())) {
+                registry.register(cp.metadata());
+                added++;
+            }
+        }
+        if (added > 0) {
+            LOG.info("Registered {} retained checkpoint(s) of job {} from its completed store with the shared state registry",
+                    added, jobName);
+            discardUnreferencedSharedState();
+        }
+        return added;
+    }
+
+    /**
      * Deletes the shared files no registered (retained) checkpoint refers to: what a killed run left. Called
      * once the retained checkpoints of a resumed job are registered.
      */

@@ -104,6 +104,8 @@ final class CheckpointRestorer {
             initialRestore = null;
             latestSavepoint = latest.get();
         } else {
+            // a store that outlived the coordinator which filled it (HA failover): count its checkpoints' files
+            discarder.registerRetained(store.getAllCheckpoints());
             latest = store.getLatestCheckpoint();
             if (latest.isEmpty()) {
                 latest = loadLatestFromStorage();

@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code _metadata} refers to it. The coordinator {@linkplain #register registers} a checkpoint before it enters
  * the completed store and {@linkplain #unregister unregisters} it when the store subsumes it; a file whose
  * count drops to zero is returned for deletion, and never before. On a restore it is rebuilt by registering
- * the retained checkpoints read back from storage.
+ * the retained checkpoints read back from storage, or those of a completed store that outlived the process that
+ * filled it (an HA store after a failover).
  *
  * <p>Invariant: {@code counts.get(k)} = number of registered checkpoints referring to {@code k} (each checkpoint
  * counts a file once, however many handles name it), always ≥ 1 for a present key.
@@ -76,6 +77,11 @@ final class SharedStateRegistry {
             }
         }
         return unreferenced;
+    }
+
+    /** @return whether checkpoint {@code checkpointId} is registered */
+    boolean isRegistered(long checkpointId) {
+        return registered.contains(checkpointId);
     }
 
     /** @return the registry keys of every file some registered checkpoint refers to (a copy) */

@@ -15,7 +15,7 @@ import io.weir.core.storage.CheckpointStreamFactory;
 import io.weir.storage.fs.FsCheckpointStorage;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * CheckpointRestorer) on a real {@link FsCheckpointStorage}: random sequences of checkpoints that complete (and
  * subsume older ones), abort, and restores in a new "process" (a fresh registry and store, after a kill that may
  * leave orphan files), by two subtasks that reference the files of their last completed checkpoint and upload new
- * ones, as the RocksDB backend does. After every step: no file a retained checkpoint refers to has been deleted,
+ * ones, as the RocksDB backend does; the completed store is new in every process, or (an HA store) survives the
+ * restarts. After every step: no file a retained checkpoint refers to has been deleted,
  * and no shared file exists that no retained checkpoint refers to. The seed is in the test name.
  */
 class SharedStateRegistryPropertyTest {
@@ -62,13 +63,19 @@ class SharedStateRegistryPropertyTest {
     private CheckpointLocationDiscarder discarder;
     private final List<Subtask> subtasks = List.of(new Subtask(0), new Subtask(1));
     private long nextId = 1;
+    private boolean storeSurvives;
 
-    @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2, 3, 4})
-    void noReferencedFileIsEverDeletedAndNoUnreferencedFileStays(long seed) throws Exception {
+    /**
+     * @param storeSurvives whether the completed store outlives a process (an HA store: the new coordinator finds
+     *        the retained checkpoints in it, not only in storage), while the registry is always new
+     */
+    @ParameterizedTest(name = "seed {0}, store survives restarts {1}")
+    @CsvSource({"1, false", "2, false", "3, false", "4, false", "1, true", "2, true", "3, true", "4, true"})
+    void noReferencedFileIsEverDeletedAndNoUnreferencedFileStays(long seed, boolean storeSurvives) throws Exception {
         Random random = new Random(seed);
         storage = new FsCheckpointStorage(dir, JOB);
         int retained = 1 + random.nextInt(3);
+        this.storeSurvives = storeSurvives;
         newProcess(retained);
         for (int step = 0; step < 80; step++) {
             int action = random.nextInt(10);
@@ -88,7 +95,9 @@ class SharedStateRegistryPropertyTest {
     }
 
     private void newProcess(int retained) {
-        store = new StandaloneCompletedCheckpointStore(JOB, retained);
+        if (store == null || !storeSurvives) {
+            store = new StandaloneCompletedCheckpointStore(JOB, retained);
+        }
         discarder = new CheckpointLocationDiscarder(JOB, storage);
         subtasks.forEach(s -> {
             s.confirmed = new HashMap<>();
