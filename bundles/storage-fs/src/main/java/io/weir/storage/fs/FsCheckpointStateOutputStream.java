@@ -65,6 +65,8 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
 
     private final Path directory;
     private final String context;
+    /** The checkpoint directory that must still exist when the file is completed (shared files), or null. */
+    private final Path owner;
 
     // All fields below: owned by the thread currently writing the stream.
     private final byte[] buffer = new byte[MEMORY_THRESHOLD_BYTES];
@@ -81,8 +83,23 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
      * @param context job and checkpoint, for error messages (e.g. {@code "job wordcount checkpoint 7"})
      */
     public FsCheckpointStateOutputStream(Path directory, String context) {
+        this(directory, context, null);
+    }
+
+    /**
+     * A stream whose file lives outside its checkpoint's directory (a shared file of an incremental checkpoint):
+     * if {@code owner} no longer exists when the file is completed (the checkpoint was aborted and discarded
+     * meanwhile, and the discard may have listed the shared directory before this file existed),
+     * {@link #closeAndGetHandle()} deletes the file and throws, so no file of an aborted checkpoint stays behind.
+     *
+     * @param directory where the file (if any) is created; must exist by the time the stream spills
+     * @param context job and checkpoint, for error messages
+     * @param owner the checkpoint directory, or null to skip the check
+     */
+    public FsCheckpointStateOutputStream(Path directory, String context, Path owner) {
         this.directory = directory;
         this.context = context;
+        this.owner = owner;
     }
 
     @Override
@@ -151,6 +168,17 @@ public final class FsCheckpointStateOutputStream extends CheckpointStateOutputSt
             throw new IOException("cannot complete checkpoint state file " + file + " (" + context + "): " + e, e);
         }
         transition(State.CLOSED);
+        // checked after the file is complete: a discard that deleted owner before this check lists the shared
+        // directory only after deleting owner, so it either saw this file or this check sees owner gone
+        if (owner != null && !Files.isDirectory(owner)) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("Could not delete {} of a discarded checkpoint ({})", file, context, e);
+            }
+            throw new IOException("checkpoint directory " + owner + " (" + context + ") was discarded while " + file
+                    + " was written (the checkpoint was aborted); the file is deleted");
+        }
         return new FileStateHandle(file.toAbsolutePath().toString(), bytesInFile, checksum());
     }
 

@@ -55,7 +55,7 @@ public record FsCheckpointStreamFactory(Path directory, String context, Path sha
         } catch (IOException e) {
             throw new IOException("cannot create shared state directory " + sharedDirectory + " (" + context + "): " + e, e);
         }
-        return new FsCheckpointStateOutputStream(sharedDirectory, context);
+        return new FsCheckpointStateOutputStream(sharedDirectory, context, directory);
     }
 
     /**

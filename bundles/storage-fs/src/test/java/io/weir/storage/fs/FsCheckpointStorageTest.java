@@ -126,6 +126,29 @@ class FsCheckpointStorageTest {
         assertThatThrownBy(() -> out.write(1)).isInstanceOf(IOException.class).hasMessageContaining("closed");
     }
 
+    /**
+     * The checkpoint is aborted (discarded as the coordinator does: its directory, then its unreferenced shared
+     * files) while a shared file is still being uploaded: completing the upload fails (before, it returned a handle
+     * to a file of a discarded checkpoint, or kept the file if the shared directory had been created again), and
+     * no file stays behind.
+     */
+    @Test
+    void sharedFileCompletedAfterItsCheckpointWasDiscardedIsDeleted() throws IOException {
+        CheckpointStateOutputStream out = storage.initCheckpoint(8).createSharedOutputStream();
+        out.write(randomBytes(10_000, 8)); // beyond the inline threshold: a file in shared/chk-8/
+        storage.discardCheckpoint(8);
+        storage.discardSharedStateOf(8, Set.of());
+        out.write(randomBytes(10_000, 9));
+
+        assertThatThrownBy(out::closeAndGetHandle).isInstanceOf(IOException.class)
+                .hasMessageContaining(storage.checkpointDirectory(8).toString()).hasMessageContaining("discarded");
+        if (Files.exists(storage.sharedDirectory(8))) {
+            try (var files = Files.list(storage.sharedDirectory(8))) {
+                assertThat(files.toList()).as("files left in the shared directory of the aborted checkpoint").isEmpty();
+            }
+        }
+    }
+
     @Test
     void streamOfMissingDirectoryFailsNamingIt() throws IOException {
         storage.initCheckpoint(5);
