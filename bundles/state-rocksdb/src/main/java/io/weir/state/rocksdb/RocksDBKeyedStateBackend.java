@@ -344,11 +344,13 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * Synchronous part: an incremental snapshot if configured, the location has shared state (a checkpoint,
      * not a savepoint) and every restored full-snapshot state was registered; else a full snapshot. Either
      * way the returned writer produces exactly the values as of this call, however the task thread changes
-     * state meanwhile.
+     * state meanwhile: the state caches' dirty values are taken now; for a full snapshot they are written
+     * back at once, for an incremental one later, with the native checkpoint ({@link PendingNativeCheckpoint}).
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed
-     * @throws IOException naming the directory if the native checkpoint cannot be created
+     * @throws IOException naming the checkpoint and subtask if RocksDB refuses the write-back of a full snapshot
+     *         (an incremental snapshot's write-back or native checkpoint fails in its asynchronous part)
      */
     @Override
     public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
