@@ -17,8 +17,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The cluster's jobs on this node: runs {@link JobOwnership} over the local engine, and submits and cancels jobs in
- * the cluster's job store (for {@link ClusterResource}). Thread-safe.
+ * The cluster's jobs on this node: runs {@link JobOwnership}, which starts the runs this node owns in the node's job
+ * table under the cluster job's id ({@link ClusterRuns}), and submits jobs to the cluster's job store (for
+ * {@link ClusterResource} and {@link ClusterJobsService}). Thread-safe.
  */
 @Component(service = ClusterJobsComponent.class, immediate = true)
 public final class ClusterJobsComponent {
