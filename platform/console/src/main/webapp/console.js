@@ -72,7 +72,8 @@ async function renderJobs() {
   tbody.replaceChildren();
   for (const j of snap.jobs) {
     const tr = document.createElement('tr');
-    cell(tr, j.node, 'text');
+    // a cluster job: the configured node it is reached through, and the member that runs it
+    cell(tr, j.runsOn === null || j.runsOn === undefined ? j.node : j.node + ' (runs on ' + (j.runsOn || 'no member yet') + ')', 'text');
     const name = cell(tr, '', 'text');
     const a = document.createElement('a');
     a.href = '#/job/' + encodeURIComponent(j.node) + '/' + encodeURIComponent(j.id);

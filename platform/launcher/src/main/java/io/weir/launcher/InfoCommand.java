@@ -85,6 +85,9 @@ final class InfoCommand implements Callable<Integer> {
         out.println("Status: " + state + (ended ? ", ran " : ", up ") + NodeCommands.seconds(NodeCommands.number(details, "duration"))
                 // the node knows the restart count once the job has ended
                 + (ended && details.containsKey("restarts") ? ", restarts: " + details.getInt("restarts") : ""));
+        if (details.get("node") instanceof JsonString node && !node.getString().isEmpty()) {
+            out.println("Node: " + node.getString()); // on a cluster node: the member that runs it
+        }
         if (details.get("failure-cause") instanceof JsonString cause) {
             out.println("Failure: " + cause.getString());
         }

@@ -184,8 +184,10 @@ final class NodeCommands {
         /** Prints the table of {@code GET /jobs/overview}'s answer. */
         static void print(JsonObject overview, long now, PrintStream out) {
             List<String[]> rows = new ArrayList<>();
-            rows.add(new String[] {"ID", "NAME", "STATUS", "UPTIME", "LAST CHECKPOINT"});
             JsonArray jobs = overview.getJsonArray("jobs");
+            // a cluster node lists every job of the cluster with the member that runs it
+            boolean cluster = jobs.stream().anyMatch(v -> v.asJsonObject().containsKey("node"));
+            rows.add(new String[] {"ID", "NAME", "STATUS", "UPTIME", "LAST CHECKPOINT", cluster ? "NODE" : ""});
             for (JsonValue v : jobs) {
                 JsonObject j = v.asJsonObject();
                 String last = "-";
@@ -193,20 +195,22 @@ final class NodeCommands {
                     long ageMs = now - (number(c, "latest_ack_timestamp") > 0 ? number(c, "latest_ack_timestamp") : number(c, "trigger_timestamp"));
                     last = "#" + number(c, "id") + ", " + seconds(Math.max(0, ageMs)) + " ago, took " + number(c, "end_to_end_duration") + " ms";
                 }
-                rows.add(new String[] {text(j, "jid"), text(j, "name"), text(j, "state"), seconds(number(j, "duration")), last});
+                String node = j.get("node") instanceof jakarta.json.JsonString n ? (n.getString().isEmpty() ? "-" : n.getString()) : "";
+                rows.add(new String[] {text(j, "jid"), text(j, "name"), text(j, "state"), seconds(number(j, "duration")), last, node});
             }
             if (jobs.isEmpty()) {
                 out.println("No jobs on this node: submit one with 'weir submit JOB.json'");
                 return;
             }
-            int[] w = new int[5];
+            int[] w = new int[6];
             for (String[] r : rows) {
                 for (int i = 0; i < w.length; i++) {
                     w[i] = Math.max(w[i], r[i].length());
                 }
             }
             for (String[] r : rows) {
-                out.println(String.format("%-" + w[0] + "s  %-" + w[1] + "s  %-" + w[2] + "s  %" + w[3] + "s  %s", (Object[]) r).stripTrailing());
+                out.println(String.format("%-" + w[0] + "s  %-" + w[1] + "s  %-" + w[2] + "s  %" + w[3] + "s  %-" + w[4] + "s  %s",
+                        (Object[]) r).stripTrailing());
             }
         }
     }

@@ -1,6 +1,6 @@
 package io.weir.ha.hazelcast;
 
-import io.weir.core.engine.Engine;
+import io.weir.core.cluster.ClusterRuns;
 import io.weir.core.job.JobSpecParser;
 import io.weir.core.plugin.PluginRegistry;
 import io.weir.ha.hazelcast.jobs.ClusterJob;
@@ -17,8 +17,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The cluster's jobs on this node: runs {@link JobOwnership} over the local engine, and submits and cancels jobs in
- * the cluster's job store (for {@link ClusterResource}). Thread-safe.
+ * The cluster's jobs on this node: runs {@link JobOwnership}, which starts the runs this node owns in the node's job
+ * table under the cluster job's id ({@link ClusterRuns}), and submits jobs to the cluster's job store (for
+ * {@link ClusterResource} and {@link ClusterJobsService}). Thread-safe.
  */
 @Component(service = ClusterJobsComponent.class, immediate = true)
 public final class ClusterJobsComponent {
@@ -28,15 +29,16 @@ public final class ClusterJobsComponent {
 
     /**
      * @param cluster this node's membership
-     * @param engine runs the jobs this node owns
+     * @param runs starts the runs of the jobs this node owns in the node's job table (under the cluster job's id)
      * @param plugins the installed plugins, to parse job specs
      */
     @Activate
-    public ClusterJobsComponent(@Reference ClusterComponent cluster, @Reference Engine engine, @Reference PluginRegistry plugins) {
+    public ClusterJobsComponent(@Reference ClusterComponent cluster, @Reference ClusterRuns runs, @Reference PluginRegistry plugins) {
         this.cluster = cluster;
         this.parser = new JobSpecParser(plugins, JsonProvider.provider());
         this.ownership = new JobOwnership(cluster.member(), cluster.leases(), cluster.recovery(),
-                (job, listener) -> engine.submit(parser.parse(job.spec(), Path.of(job.baseDirectory()), job.overrides()), listener),
+                (job, listener) -> runs.start(job.id(), job.spec(), Path.of(job.baseDirectory()), job.overrides(), job.submitTime(),
+                        listener),
                 System::nanoTime);
         ownership.start();
     }

@@ -27,8 +27,10 @@ import java.util.Map;
 
 /**
  * The cluster over REST (docs/rest-api.md "Cluster"): {@code GET /cluster} (members, leader, jobs per member),
- * {@code GET /cluster/jobs} (every job of the cluster with its owner), {@code POST /cluster/jobs} (submit on any
- * node), {@code DELETE /cluster/jobs/{name}} (cancel). Mutating requests need the node's bearer token.
+ * {@code GET /cluster/jobs} (every job of the cluster with its owner and epoch), {@code POST /cluster/jobs} (submit on
+ * any node) and {@code DELETE /cluster/jobs/{name}} (cancel): the last two do what {@code POST /jobs} and
+ * {@code PATCH /jobs/:id?mode=cancel} do on a cluster node (through the same job store calls), and stay for the
+ * scripts and tests written against them. Mutating requests need the node's bearer token.
  * Thread-safe: stateless over thread-safe collaborators.
  */
 @Component(service = ClusterResource.class, immediate = true)
@@ -75,6 +77,8 @@ public final class ClusterResource {
     /**
      * One job.
      *
+     * @param id the job's id for its whole life in the cluster, the same on every member (the {@code jid} of
+     *        {@code GET /jobs} on any cluster node)
      * @param name the job's name
      * @param status RUNNING, FINISHED, FAILED or CANCELED
      * @param owner the owner's REST URL ("" while unassigned)
@@ -83,7 +87,7 @@ public final class ClusterResource {
      * @param submitTime ms since the epoch
      * @param message why it ended, or ""
      */
-    public record JobView(String name, String status, String owner, String ownerId, long epoch, long submitTime, String message) {
+    public record JobView(String id, String name, String status, String owner, String ownerId, long epoch, long submitTime, String message) {
     }
 
     /** @return {@code GET /cluster} */
@@ -172,7 +176,7 @@ public final class ClusterResource {
     }
 
     private static JobView view(ClusterJob j) {
-        return new JobView(j.name(), j.status().name(), j.ownerUrl(), j.owner(), j.epoch(), j.submitTime(), j.message());
+        return new JobView(j.id(), j.name(), j.status().name(), j.ownerUrl(), j.owner(), j.epoch(), j.submitTime(), j.message());
     }
 
     private static Response error(int status, String message) {

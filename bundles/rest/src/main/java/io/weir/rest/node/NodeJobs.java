@@ -53,6 +53,10 @@ public final class NodeJobs {
     private final Map<String, NodeJob> jobs = new ConcurrentHashMap<>();
     /** Null: nothing is persisted. */
     private final JobRegistry registry;
+    /** Ids of cluster jobs run here ({@link #startClusterRun}): never persisted, never moved by plugin upgrades. */
+    private final java.util.Set<String> clusterRuns = ConcurrentHashMap.newKeySet();
+    /** Cluster run id → the cluster's listener of its current run. */
+    private final Map<String, io.weir.core.engine.JobListener> clusterListeners = new ConcurrentHashMap<>();
     /** Set once by {@link #close}; from then on nothing is written to the registry. */
     private volatile boolean closed;
 
@@ -112,6 +116,28 @@ public final class NodeJobs {
     }
 
     /**
+     * Starts this node's run of a cluster job (the cluster decides where it runs): listed under the cluster job's
+     * {@code id}, never written to the registry (a node restart does not resume it; the cluster gives it to a member),
+     * and not moved by plugin upgrades. Does not wait for plugins being installed: the cluster retries the start.
+     *
+     * @param id the cluster job's id; a previous run of it on this node is replaced in the table
+     * @param spec the job spec
+     * @param baseDirectory relative paths resolve against it (absolute)
+     * @param overrides configuration overrides
+     * @param submitTime when the job was submitted to the cluster, ms since the epoch
+     * @param listener the cluster's listener of this run, told after the node's own bookkeeping
+     * @return the started run
+     * @throws JobSubmissionException if the spec is invalid here or the engine cannot build it
+     * @throws JobConflictException if a job of the same name is still running on this node
+     */
+    public NodeJob startClusterRun(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime,
+            io.weir.core.engine.JobListener listener) {
+        clusterRuns.add(id);
+        clusterListeners.put(id, listener);
+        return start(id, spec, baseDirectory, overrides, submitTime, null, java.util.Set.of(), new UpgradeHistory(), false);
+    }
+
+    /**
      * @param previous the registry record of a job resumed after a node restart (its latest checkpoints), or null
      * @param excluded plugin versions not to bind (the job rolled back from them)
      * @param upgrades the job's plugin moves so far
@@ -141,7 +167,7 @@ public final class NodeJobs {
         JobRecord submitted = new JobRecord(id, graph.name(), spec, baseDirectory.toString(), overrides,
                 JobStatus.CREATED, submitTime, -1, null,
                 previous == null ? null : previous.latestCheckpoint(), previous == null ? null : previous.latestSavepoint());
-        if (registry != null && !closed) {
+        if (registry != null && !closed && !clusterRuns.contains(id)) {
             try {
                 registry.write(submitted); // before the job starts: a job the registry cannot keep is not run
             } catch (java.io.UncheckedIOException e) {
@@ -152,7 +178,7 @@ public final class NodeJobs {
         NodeJob job = newJob(graph, submitted, upgrades);
         JobHandle handle;
         try {
-            handle = submitToEngine(graph, job, !waitForPlugins);
+            handle = submitToEngine(graph, job, !waitForPlugins && !clusterRuns.contains(id));
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             if (message.contains("already running")) {
@@ -180,7 +206,8 @@ public final class NodeJobs {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(NAME_RELEASE_WAIT_MS);
         while (true) {
             try {
-                return engine.submit(graph, job);
+                io.weir.core.engine.JobListener cluster = clusterListeners.get(job.id());
+                return engine.submit(graph, cluster == null ? job : new TeeJobListener(job, cluster));
             } catch (IllegalArgumentException e) {
                 if (!nextRun || e.getMessage() == null || !e.getMessage().contains("already running") || System.nanoTime() > deadline) {
                     throw e;
@@ -281,7 +308,8 @@ public final class NodeJobs {
 
     /** @return the jobs running (not ended) on the engine now */
     List<NodeJob> live() {
-        return jobs.values().stream().filter(j -> !j.retired() && j.handle() != null && !j.status().isTerminal()).toList();
+        return jobs.values().stream().filter(j -> !j.retired() && j.handle() != null && !j.status().isTerminal()
+                && !clusterRuns.contains(j.id())).toList();
     }
 
     /** @return the jobs SUSPENDED on this node (parked: waiting for a plugin), oldest first */
@@ -315,7 +343,7 @@ public final class NodeJobs {
      * A failed write is logged, never thrown: the job keeps running.
      */
     private void persist(NodeJob job) {
-        if (registry == null || closed || job == null || job.retired() || jobs.get(job.id()) != job) {
+        if (registry == null || closed || job == null || job.retired() || jobs.get(job.id()) != job || clusterRuns.contains(job.id())) {
             return; // a run the node replaced (an upgrade): its end is not the job's
         }
         synchronized (job) {

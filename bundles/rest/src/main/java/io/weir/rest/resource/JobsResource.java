@@ -60,6 +60,10 @@ public final class JobsResource {
     private final LongSupplier clock;
     private final java.nio.file.Path defaultBaseDir;
     private final JobOperations operations;
+    /** Present only on a node started with {@code --cluster}: then {@code POST /jobs} submits to the cluster. */
+    @Reference(cardinality = org.osgi.service.component.annotations.ReferenceCardinality.OPTIONAL,
+            policy = org.osgi.service.component.annotations.ReferencePolicy.DYNAMIC)
+    private volatile io.weir.core.cluster.ClusterJobs cluster;
 
     /**
      * @param context this bundle's context (for {@link NodeProperties#DATA_DIR})
@@ -250,7 +254,25 @@ public final class JobsResource {
                 throw new ApiErrors.BadRequestException("base-dir '" + baseDir + "' must be an absolute directory");
             }
         }
+        io.weir.core.cluster.ClusterJobs clusterJobs = cluster;
+        if (clusterJobs != null) {
+            return submitToCluster(clusterJobs, spec, base.normalize(), overrides);
+        }
         NodeJob job = jobs.submit(spec, base.normalize(), overrides);
+        return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
+    }
+
+    /** On a cluster node: the job goes to the cluster's job store; its id is the cluster job's, on every member. */
+    private static Response submitToCluster(io.weir.core.cluster.ClusterJobs clusterJobs, String spec, java.nio.file.Path base,
+            Map<String, String> overrides) {
+        io.weir.core.cluster.ClusterJobEntry job;
+        try {
+            job = clusterJobs.submit(spec, base, overrides);
+        } catch (io.weir.core.job.InvalidJobException e) {
+            throw new io.weir.rest.node.JobSubmissionException(e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw new io.weir.rest.node.JobConflictException(e.getMessage());
+        }
         return Response.accepted(new Views.Submitted(job.id(), job.name())).location(URI.create("/jobs/" + job.id())).build();
     }
 

@@ -31,9 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the code lacks, and it parses as JSON with a bearer security scheme.
  */
 class OpenApiDocumentTest {
-    /** Every resource class of the bundle; a new one must be added here (and to the document). */
+    /**
+     * Every resource class of the bundle, and the cluster's ({@code ha-hazelcast}, served only by a node started with
+     * {@code --cluster}); a new one must be added here (and to the document).
+     */
     private static final List<Class<?>> RESOURCES = List.of(JobsResource.class, NodeResource.class, OpenApiResource.class,
-            io.weir.rest.plugins.PluginsResource.class);
+            io.weir.rest.plugins.PluginsResource.class, io.weir.ha.hazelcast.ClusterResource.class);
     private static final Map<Class<? extends Annotation>, String> METHODS = Map.of(GET.class, "get", POST.class, "post",
             PUT.class, "put", PATCH.class, "patch", DELETE.class, "delete", HEAD.class, "head");
     private static final Pattern PARAM = Pattern.compile("\\{([^}:]+)[^}]*}");
@@ -96,7 +99,8 @@ class OpenApiDocumentTest {
     void everyResourceMethodIsInTheDocumentAndNothingElse() {
         Set<String> code = operationsInCode();
 
-        assertThat(code).as("reflection found the resource methods").contains("get /jobs/{id}/exceptions", "post /jobs");
+        assertThat(code).as("reflection found the resource methods").contains("get /jobs/{id}/exceptions", "post /jobs", "get /cluster",
+                "get /cluster/jobs");
         assertThat(blankParams(operationsInDocument(document()))).isEqualTo(blankParams(code));
     }
 

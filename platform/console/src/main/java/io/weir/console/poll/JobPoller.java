@@ -91,13 +91,18 @@ public class JobPoller {
     void pollOnce() {
         List<NodeStatus> statuses = new ArrayList<>();
         List<JobRow> rows = new ArrayList<>();
+        java.util.Set<String> clusterJobs = new java.util.HashSet<>();
         for (NodeClient node : nodes.all()) {
             long now = System.currentTimeMillis();
             try {
                 JsonObject overview = node.call(api -> api.overview());
                 JsonObject jobs = node.call(api -> api.jobsOverview());
                 for (JsonValue v : jobs.getJsonArray("jobs")) {
-                    rows.add(row(node, v.asJsonObject()));
+                    JsonObject job = v.asJsonObject();
+                    // a cluster job is listed by every member: shown once, through the first configured member
+                    if (!job.containsKey("node") || clusterJobs.add(job.getString("jid"))) {
+                        rows.add(row(node, job));
+                    }
                 }
                 statuses.add(new NodeStatus(node.name(), node.url().toString(), true, null, overview.getString("weir-version", null), now));
                 logChange(node, true, null);
@@ -143,7 +148,8 @@ public class JobPoller {
                     last == null ? null : last.getJsonNumber("id").longValue(), live.lastCheckpointAgeMs(),
                     last == null ? null : last.getJsonNumber("end_to_end_duration").longValue(),
                     last == null ? null : last.getJsonNumber("state_size").longValue(),
-                    live.recordsPerSecond(), live.restarts(), live.failedCheckpoints(), intervals.getOrDefault(key, -1L));
+                    live.recordsPerSecond(), live.restarts(), live.failedCheckpoints(), intervals.getOrDefault(key, -1L),
+                    overview.containsKey("node") ? overview.getString("node", "") : null);
         } finally {
             MDC.remove("job");
         }

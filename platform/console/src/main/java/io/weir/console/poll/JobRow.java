@@ -19,10 +19,13 @@ package io.weir.console.poll;
  * @param restarts restarts of the job's tasks
  * @param failedCheckpoints failed checkpoints since the node started the job
  * @param checkpointIntervalMs the job's checkpoint interval; -1 when off or unknown
+ * @param runsOn when the node is a cluster member: the REST URL of the member that runs the job ("" while none does;
+ *        the node answers for the whole cluster), else null
  */
 public record JobRow(String node, String id, String name, String state, long startTime, long uptimeMs, int parallelism,
                      Long lastCheckpointId, Long lastCheckpointAgeMs, Long lastCheckpointDurationMs, Long lastCheckpointSize,
-                     double recordsPerSecond, long restarts, long failedCheckpoints, long checkpointIntervalMs) {
+                     double recordsPerSecond, long restarts, long failedCheckpoints, long checkpointIntervalMs,
+                     String runsOn) {
 
     /** @return whether the job has not ended (its status is not FINISHED, FAILED or CANCELED) */
     public boolean active() {

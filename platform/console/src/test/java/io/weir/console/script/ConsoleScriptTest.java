@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -45,7 +46,7 @@ class ConsoleScriptTest {
         assertThat(Files.readAllLines(server.resolve("server.env"))).containsExactly(
                 "keystore_password=kept123",
                 "WEIR_CONSOLE_NODES=a=http://127.0.0.1:8181",
-                "WEIR_CONSOLE_NODE_LOCAL_TOKEN_FILE=/tmp/admin.token",
+                "WEIR_CONSOLE_NODE_A_TOKEN_FILE=/tmp/admin.token",
                 "WEIR_CONSOLE_USERS=olga:pw:operator");
         assertThat(server.resolve("resources/security/key.p12")).exists();
         assertThat(Files.readString(server.resolve("bootstrap.properties"))).isEqualTo("http.port=9181\n");
@@ -64,13 +65,33 @@ class ConsoleScriptTest {
         assertThat(server.resolve("resources/security/key.p12")).as("Liberty makes a new one with the new password").doesNotExist();
     }
 
+    @Test
+    void everyConfiguredNodeGetsItsOwnTokenFile() throws Exception {
+        Files.writeString(server.resolve("server.env"), "keystore_password=kept123\n");
+
+        configure(Map.of("WEIR_CONSOLE_NODES", "local=http://127.0.0.1:8081,n-2=http://127.0.0.1:8082,n3=http://127.0.0.1:8083",
+                "WEIR_CONSOLE_TOKEN_FILES", "n-2=/tmp/n2/admin.token,local=/tmp/n1/admin.token"));
+
+        assertThat(Files.readAllLines(server.resolve("server.env"))).containsExactly(
+                "keystore_password=kept123",
+                "WEIR_CONSOLE_NODES=local=http://127.0.0.1:8081,n-2=http://127.0.0.1:8082,n3=http://127.0.0.1:8083",
+                "WEIR_CONSOLE_NODE_LOCAL_TOKEN_FILE=/tmp/n1/admin.token",
+                "WEIR_CONSOLE_NODE_N_2_TOKEN_FILE=/tmp/n2/admin.token",
+                "WEIR_CONSOLE_USERS=olga:pw:operator");
+    }
+
     private void configure() throws IOException, InterruptedException {
+        configure(Map.of());
+    }
+
+    private void configure(Map<String, String> env) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.toString(), "configure").redirectErrorStream(true);
         pb.environment().put("WEIR_CONSOLE_SERVER_DIR", server.toString());
         pb.environment().put("WEIR_CONSOLE_PORT", "9181");
         pb.environment().put("WEIR_CONSOLE_NODES", "a=http://127.0.0.1:8181");
         pb.environment().put("WEIR_NODE_TOKEN_FILE", "/tmp/admin.token");
         pb.environment().put("WEIR_CONSOLE_USERS", "olga:pw:operator");
+        pb.environment().putAll(env);
         Process p = pb.start();
         try {
             boolean ended = p.waitFor(60, TimeUnit.SECONDS);

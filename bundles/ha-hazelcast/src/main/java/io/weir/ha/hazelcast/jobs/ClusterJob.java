@@ -35,6 +35,17 @@ public record ClusterJob(String name, String spec, String baseDirectory, Map<Str
         message = message == null ? "" : message;
     }
 
+    /**
+     * @return the job's id for its whole life in the cluster: 32 hex digits derived from its name and submit time, so
+     *         it is the same on every member and across owners, and a job submitted again under the same name gets a
+     *         new one (like Flink's JobID, which also names one submission)
+     */
+    public String id() {
+        java.util.UUID uuid = java.util.UUID.nameUUIDFromBytes((name + "\n" + submitTime).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(java.nio.ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
+                .putLong(uuid.getLeastSignificantBits()).array());
+    }
+
     /** @return 1 once the job ended, else 0: after a split, an END under the same epoch wins over the RUNNING copy */
     @Override
     public long progress() {
