@@ -36,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  * per-origin update exactly once. Killed at the final checkpoint (held by the engine's
  * {@code debug.inject-delay.final-checkpoint-notify}) and at the first checkpoint mid-run (held by the
  * sink's {@code debug.inject-delay.before-commit}). The expected output is computed here from the
- * generated flights. One broker for the class.
+ * generated flights. Also killed mid-run and rerun with other parallelisms of the source (3 → 2 subtasks over 3
+ * partitions), the aggregate and the sink (2 → 1). One broker for the class.
  */
 class KafkaExactlyOnceIT {
     private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
@@ -110,6 +111,34 @@ class KafkaExactlyOnceIT {
         rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth);
     }
 
+    @Test
+    void killMidRunThenRestoreWithOtherParallelismsIsExactlyOnce() throws Exception {
+        // source 3 subtasks (one partition each), aggregate 2, sink 2; killed with SIGKILL while the sinks hold the commit
+        // of the first mid-run checkpoint (every 200 ms; the aggregate takes 1 ms per record, so the job runs ~2.5 s);
+        // rerun from that checkpoint with source 2 (the 3 partition positions dealt 2 + 1) and aggregate and sink 1 (chained
+        // by their forward edge; the one sink subtask commits the transactions both old ones recorded)
+        Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("rescale");
+        Path held = writeJob(work.resolve("checkpoints"), 1, 600_000);
+        Path stdout = work.resolve("first-stdout.txt");
+        Path stderr = work.resolve("first-stderr.txt");
+        Process first = start(held, stdout, stderr, "--set", "execution.checkpointing.interval=200 ms",
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:3,per-origin:2,out:2");
+        try {
+            await("a mid-run checkpoint pre-committed, its commit held").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> !first.isAlive() || Files.readString(stderr, StandardCharsets.UTF_8).contains("(debug.inject-delay.before-commit)"));
+            assertThat(first.isAlive()).as("first run ended before its kill: %s", describe(first, stdout, stderr)).isTrue();
+            assertThat(Files.readString(stderr, StandardCharsets.UTF_8)).as("killed mid-run, not at the final checkpoint")
+                    .doesNotContain("final checkpoint");
+        } finally {
+            killWithDescendants(first);
+        }
+        long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
+        assertThat((long) committed().size()).as("killed mid-run").isLessThan(expectedUpdates);
+        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth,
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:2,per-origin:1,out:1");
+    }
+
     /** Creates this test's topics and loads {@value #RECORDS} flights over 3 partitions; @return the expected totals */
     private Map<String, ProcessKillResumeIT.Truth> loadFlights(String test) throws Exception {
         in = "flights-" + test;
@@ -128,10 +157,10 @@ class KafkaExactlyOnceIT {
     }
 
     /** Runs the job again to its end and checks that every per-origin update is committed exactly once. */
-    private void rerunAndAssertExactlyOnce(Path job, Map<String, ProcessKillResumeIT.Truth> truth) throws Exception {
+    private void rerunAndAssertExactlyOnce(Path job, Map<String, ProcessKillResumeIT.Truth> truth, String... options) throws Exception {
         Path out2 = work.resolve("second-stdout.txt");
         Path err2 = work.resolve("second-stderr.txt");
-        Process second = start(job, out2, err2);
+        Process second = start(job, out2, err2, options);
         if (!second.waitFor(120, TimeUnit.SECONDS)) {
             killWithDescendants(second);
             throw new AssertionError("second run did not end within 120 s: " + describe(second, out2, err2));
