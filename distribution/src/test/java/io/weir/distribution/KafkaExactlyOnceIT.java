@@ -92,22 +92,7 @@ class KafkaExactlyOnceIT {
     void killAfterAMidRunPreCommitThenRerunCommitsExactlyOnce() throws Exception {
         Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("midrun");
         // 1 ms per record in the aggregate: about 2.5 s per subtask, so the first checkpoint (200 ms) is mid-run
-        Path held = writeJob(work.resolve("checkpoints"), 1, 600_000);
-        Path stdout = work.resolve("first-stdout.txt");
-        Path stderr = work.resolve("first-stderr.txt");
-        Process first = start(held, stdout, stderr);
-        try {
-            await("a mid-run checkpoint pre-committed, its commit held").atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(20))
-                    .until(() -> !first.isAlive() || Files.readString(stderr, StandardCharsets.UTF_8).contains("(debug.inject-delay.before-commit)"));
-            assertThat(first.isAlive()).as("first run ended before its kill: %s", describe(first, stdout, stderr)).isTrue();
-            assertThat(Files.readString(stderr, StandardCharsets.UTF_8)).as("killed mid-run, not at the final checkpoint")
-                    .doesNotContain("final checkpoint");
-        } finally {
-            killWithDescendants(first);
-        }
-        long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
-        assertThat((long) committed().size()).as("killed mid-run").isLessThan(expectedUpdates);
+        killWhileAMidRunCommitIsHeld(truth);
         rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth);
     }
 
@@ -118,11 +103,22 @@ class KafkaExactlyOnceIT {
         // rerun from that checkpoint with source 2 (the 3 partition positions dealt 2 + 1) and aggregate and sink 1 (chained
         // by their forward edge; the one sink subtask commits the transactions both old ones recorded)
         Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("rescale");
+        killWhileAMidRunCommitIsHeld(truth, "--set", "execution.checkpointing.interval=200 ms",
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:3,per-origin:2,out:2");
+        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth,
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:2,per-origin:1,out:1");
+    }
+
+    /**
+     * Runs the job (the aggregate 1 ms per record, the sinks holding their first commit of a pre-committed transaction
+     * for 10 min) until a sink holds, kills {@code bin/weir} with SIGKILL there, and checks that not every update is
+     * committed yet (killed mid-run).
+     */
+    private void killWhileAMidRunCommitIsHeld(Map<String, ProcessKillResumeIT.Truth> truth, String... options) throws Exception {
         Path held = writeJob(work.resolve("checkpoints"), 1, 600_000);
         Path stdout = work.resolve("first-stdout.txt");
         Path stderr = work.resolve("first-stderr.txt");
-        Process first = start(held, stdout, stderr, "--set", "execution.checkpointing.interval=200 ms",
-                "--set", "pipeline.jobvertex-parallelism-overrides=flights:3,per-origin:2,out:2");
+        Process first = start(held, stdout, stderr, options);
         try {
             await("a mid-run checkpoint pre-committed, its commit held").atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(20))
@@ -135,8 +131,6 @@ class KafkaExactlyOnceIT {
         }
         long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
         assertThat((long) committed().size()).as("killed mid-run").isLessThan(expectedUpdates);
-        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth,
-                "--set", "pipeline.jobvertex-parallelism-overrides=flights:2,per-origin:1,out:1");
     }
 
     /** Creates this test's topics and loads {@value #RECORDS} flights over 3 partitions; @return the expected totals */
