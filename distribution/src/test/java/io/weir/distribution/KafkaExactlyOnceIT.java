@@ -36,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  * per-origin update exactly once. Killed at the final checkpoint (held by the engine's
  * {@code debug.inject-delay.final-checkpoint-notify}) and at the first checkpoint mid-run (held by the
  * sink's {@code debug.inject-delay.before-commit}). The expected output is computed here from the
- * generated flights. One broker for the class.
+ * generated flights. Also killed mid-run and rerun with other parallelisms of the source (3 → 2 subtasks over 3
+ * partitions), the aggregate and the sink (2 → 1). One broker for the class.
  */
 class KafkaExactlyOnceIT {
     private static final Path HOME = Path.of(System.getProperty("weir.home", "target/weir")).toAbsolutePath();
@@ -91,10 +92,33 @@ class KafkaExactlyOnceIT {
     void killAfterAMidRunPreCommitThenRerunCommitsExactlyOnce() throws Exception {
         Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("midrun");
         // 1 ms per record in the aggregate: about 2.5 s per subtask, so the first checkpoint (200 ms) is mid-run
+        killWhileAMidRunCommitIsHeld(truth);
+        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth);
+    }
+
+    @Test
+    void killMidRunThenRestoreWithOtherParallelismsIsExactlyOnce() throws Exception {
+        // source 3 subtasks (one partition each), aggregate 2, sink 2; killed with SIGKILL while the sinks hold the commit
+        // of the first mid-run checkpoint (every 200 ms; the aggregate takes 1 ms per record, so the job runs ~2.5 s);
+        // rerun from that checkpoint with source 2 (the 3 partition positions dealt 2 + 1) and aggregate and sink 1 (chained
+        // by their forward edge; the one sink subtask commits the transactions both old ones recorded)
+        Map<String, ProcessKillResumeIT.Truth> truth = loadFlights("rescale");
+        killWhileAMidRunCommitIsHeld(truth, "--set", "execution.checkpointing.interval=200 ms",
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:3,per-origin:2,out:2");
+        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth,
+                "--set", "pipeline.jobvertex-parallelism-overrides=flights:2,per-origin:1,out:1");
+    }
+
+    /**
+     * Runs the job (the aggregate 1 ms per record, the sinks holding their first commit of a pre-committed transaction
+     * for 10 min) until a sink holds, kills {@code bin/weir} with SIGKILL there, and checks that not every update is
+     * committed yet (killed mid-run).
+     */
+    private void killWhileAMidRunCommitIsHeld(Map<String, ProcessKillResumeIT.Truth> truth, String... options) throws Exception {
         Path held = writeJob(work.resolve("checkpoints"), 1, 600_000);
         Path stdout = work.resolve("first-stdout.txt");
         Path stderr = work.resolve("first-stderr.txt");
-        Process first = start(held, stdout, stderr);
+        Process first = start(held, stdout, stderr, options);
         try {
             await("a mid-run checkpoint pre-committed, its commit held").atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(20))
@@ -107,7 +131,6 @@ class KafkaExactlyOnceIT {
         }
         long expectedUpdates = truth.values().stream().mapToLong(ProcessKillResumeIT.Truth::count).sum();
         assertThat((long) committed().size()).as("killed mid-run").isLessThan(expectedUpdates);
-        rerunAndAssertExactlyOnce(writeJob(work.resolve("checkpoints"), 0, 0), truth);
     }
 
     /** Creates this test's topics and loads {@value #RECORDS} flights over 3 partitions; @return the expected totals */
@@ -128,10 +151,10 @@ class KafkaExactlyOnceIT {
     }
 
     /** Runs the job again to its end and checks that every per-origin update is committed exactly once. */
-    private void rerunAndAssertExactlyOnce(Path job, Map<String, ProcessKillResumeIT.Truth> truth) throws Exception {
+    private void rerunAndAssertExactlyOnce(Path job, Map<String, ProcessKillResumeIT.Truth> truth, String... options) throws Exception {
         Path out2 = work.resolve("second-stdout.txt");
         Path err2 = work.resolve("second-stderr.txt");
-        Process second = start(job, out2, err2);
+        Process second = start(job, out2, err2, options);
         if (!second.waitFor(120, TimeUnit.SECONDS)) {
             killWithDescendants(second);
             throw new AssertionError("second run did not end within 120 s: " + describe(second, out2, err2));

@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -118,7 +120,14 @@ public final class KafkaBenchmark {
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             long warmupEnd = System.currentTimeMillis() + 3_000;
-            Thread producer = new Thread(() -> produce(broker, in, rate * (seconds + 3), rate), "bench-producer");
+            AtomicReference<RuntimeException> producerError = new AtomicReference<>();
+            Thread producer = new Thread(() -> {
+                try {
+                    produce(broker, in, rate * (seconds + 3), rate);
+                } catch (RuntimeException e) {
+                    producerError.set(e);
+                }
+            }, "bench-producer");
             producer.start();
             long[] samples = new long[rate * (seconds + 3) + 1];
             int n = 0;
@@ -139,6 +148,9 @@ public final class KafkaBenchmark {
                 }
             }
             producer.join();
+            if (producerError.get() != null) {
+                throw new IllegalStateException("latency job (" + variant + "): its input was not fully written", producerError.get());
+            }
             handle.cancel();
             handle.result().get(60, TimeUnit.SECONDS);
             long[] sorted = Arrays.copyOf(samples, n);
@@ -170,13 +182,25 @@ public final class KafkaBenchmark {
         return new JobSpecParser(engine.services().plugins(), JsonProvider.provider()).parse(json, dir, Map.of());
     }
 
-    /** Sends {@code count} records over 16 keys, each with {@code ts} = send time; {@code rate} per s, 0 = as fast as possible. */
+    /**
+     * Sends {@code count} records over 16 keys, each with {@code ts} = send time; {@code rate} per s, 0 = as fast as
+     * possible. Loads safely, as {@link KafkaTestBroker#produce} does: acks=all, idempotent, one request in flight (with
+     * several, a request refused while the broker takes up leadership can be overtaken and then dropped, KAFKA-14359),
+     * and every send's result checked, so a measured run never counts input the topic lacks.
+     *
+     * @throws IllegalStateException if a record was not written, naming the topic, how many failed and the first error
+     */
     private static void produce(KafkaTestBroker broker, String topic, int count, int rate) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.LINGER_MS_CONFIG, rate == 0 ? 20 : 0);
         String payload = "x".repeat(64);
         long start = System.nanoTime();
+        AtomicInteger failed = new AtomicInteger();
+        AtomicReference<Exception> firstError = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < count; i++) {
                 if (rate > 0) {
@@ -188,8 +212,18 @@ public final class KafkaBenchmark {
                 }
                 String key = "k" + (i % KEYS);
                 String value = "{\"key\": \"" + key + "\", \"ts\": " + System.currentTimeMillis() + ", \"payload\": \"" + payload + "\"}";
-                producer.send(new ProducerRecord<>(topic, i % 2, null, value.getBytes(StandardCharsets.UTF_8)));
+                producer.send(new ProducerRecord<>(topic, i % 2, null, value.getBytes(StandardCharsets.UTF_8)), (metadata, e) -> {
+                    if (e != null) {
+                        failed.incrementAndGet();
+                        firstError.compareAndSet(null, e);
+                    }
+                });
             }
+            producer.flush(); // every callback has run once flush returns
+        }
+        if (failed.get() > 0) {
+            throw new IllegalStateException(failed.get() + " of " + count + " records were not written to topic " + topic
+                    + ": " + firstError.get(), firstError.get());
         }
     }
 

@@ -73,6 +73,8 @@ import java.util.regex.Pattern;
  * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
  */
 public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction> {
+    /** What {@link #lost} reports when the broker does not know the transactional id. */
+    private static final String NO_SUCH_ID = "no such transactional id";
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSink.class);
     /** Union operator state: per subtask, the {@code n} of its next transactional id. */
     static final String NEXT_ID_STATE = "kafka-2pc-next-transactional-id";
@@ -261,8 +263,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         switch (state == null ? TransactionState.UNKNOWN : state.state()) {
             case COMPLETE_COMMIT, PREPARE_COMMIT -> LOG.debug("{} found recorded transaction {} committed", describe(), txn.transactionalId());
             case ONGOING -> resumeAndCommit(txn);
-            default -> lost(txn, state == null ? "no such transactional id (expired after the broker's transactional.id.expiration.ms?)"
-                    : "state " + state.state(), null);
+            default -> lost(txn, state == null ? NO_SUCH_ID : "state " + state.state(), null);
         }
     }
 
@@ -399,10 +400,8 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     private void lost(KafkaTransaction txn, String brokerSays, RuntimeException e) {
         long ageMs = clock.getAsLong() - txn.startedAtMs();
         String message = describe() + ": recorded transaction " + txn.transactionalId() + " (producer id " + txn.producerId()
-                + ", epoch " + txn.epoch() + ", " + txn.records() + " records, opened " + ageMs / 1000 + " s ago) can no longer be"
-                + " committed: the broker reports " + brokerSays + ", which means it aborted the"
-                + " transaction, most likely because it was open longer than transaction-timeout-ms ("
-                + settings.transactionTimeout().toMillis() + " ms) while the job was down. Its records are lost"
+                + ", epoch " + txn.epoch() + ", " + txn.records() + " records) can no longer be committed: the broker reports "
+                + brokerSays + ". " + whyLost(ageMs, brokerSays.startsWith(NO_SUCH_ID)) + " Its records are lost"
                 + " (the output misses them; a restart cannot bring them back).";
         if (settings.ignoreLostTransactions()) {
             LOG.error("{} Skipping it because ignore-lost-transactions is set.", message);
@@ -412,6 +411,29 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         throw new SuppressRestartsException(message + " To accept the loss and resume the job from its last checkpoint,"
                 + " set ignore-lost-transactions=true on the sink; to avoid it, raise transaction-timeout-ms (and the broker's"
                 + " transaction.max.timeout.ms) above the longest outage.", e);
+    }
+
+    /**
+     * What the transaction's age says about why the broker no longer has it, for the lost-transaction error.
+     *
+     * @param ageMs ms from the transaction's start (the crashed run's clock) to now (this run's clock)
+     * @param idUnknown whether the broker does not know the transactional id at all
+     */
+    private String whyLost(long ageMs, boolean idUnknown) {
+        long timeoutMs = settings.transactionTimeout().toMillis();
+        String age = "It was opened " + ageMs / 1000 + " s ago (" + ageMs + " ms by this machine's clock)";
+        if (idUnknown) {
+            return age + ": the broker forgets a transactional id that saw no transaction for transactional.id.expiration.ms"
+                    + " (broker setting, default 7 days), after aborting its open transaction at transaction-timeout-ms ("
+                    + timeoutMs + " ms).";
+        }
+        if (ageMs >= timeoutMs) {
+            return age + ", longer than transaction-timeout-ms (" + timeoutMs + " ms): the broker aborted it when the timeout"
+                    + " passed, while the job was down or its checkpoints did not complete (FLINK-7784).";
+        }
+        return age + ", less than transaction-timeout-ms (" + timeoutMs + " ms), so the broker's timeout did not abort it:"
+                + " another producer of the same transactional id aborted or fenced it (a second job or run with the same"
+                + " transactional-id-prefix, job name and operator id?), or the clocks of the two runs disagree.";
     }
 
     /** Aborts a live transaction; fences a foreign one by initializing a producer of its id. */

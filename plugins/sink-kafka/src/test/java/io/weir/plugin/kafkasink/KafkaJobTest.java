@@ -98,19 +98,70 @@ class KafkaJobTest {
 
     @Test
     void injectedFailureWithConcurrentCheckpointsIsExactlyOnce() throws Exception {
+        // Gated, not paced: the job is unbounded and its input comes in three parts. The second is written only after two
+        // checkpoints completed, so sink subtask 0 (about 2000 records of the first part, 800 needed) has its records and
+        // its checkpoints and fails at one of the second part's records, whatever the machine's speed (a bounded input
+        // could be used up before the second checkpoint, and the failure would never fire: 2 of 5 runs at load 21). The
+        // third part is written after the restart, so the restored job also reads input that came after the failure.
         Map<String, Truth> truth = loadFlights("in-fail", 3, 4000, 1);
         broker.createTopics(2, "out-fail");
         Recorder rec = new Recorder();
-        // the aggregate takes 1 ms per record, so sink subtask 0 (about 2000 records) sees checkpoints complete
-        JobResult r = run(job("fail", "in-fail", "out-fail", 2, 2, 1), Map.of(
+        JobHandle handle = engine.submit(parse(unbounded(job("fail", "in-fail", "out-fail", 2, 2, 1)), Map.of(
                 "execution.checkpointing.interval", "20 ms",
                 "execution.checkpointing.max-concurrent-checkpoints", "2",
                 "debug.inject-failure.operator", "out",
                 "debug.inject-failure.after-records", "800",
-                "debug.inject-failure.after-checkpoints", "2"), rec);
-        assertThat(r.status()).as("%s", r.failure()).isEqualTo(JobStatus.FINISHED);
-        assertThat(r.restarts()).isEqualTo(1);
+                "debug.inject-failure.after-checkpoints", "2")), rec);
+        try {
+            await("two completed checkpoints").atMost(Duration.ofSeconds(120)).until(() -> rec.completed.get() >= 2);
+            appendFlights("in-fail", 3, 4000, 11, truth);
+            await("the injected failure and the restart").atMost(Duration.ofSeconds(120))
+                    .until(() -> rec.restarts.get() >= 1 || handle.result().isDone());
+            assertThat(handle.result().isDone()).as("the job ended instead of restarting: %s", handle.result()).isFalse();
+            appendFlights("in-fail", 3, 1000, 111, truth);
+            awaitEveryUpdateCommitted(handle, "out-fail", truth, Duration.ofSeconds(180));
+        } finally {
+            handle.cancel();
+        }
+        JobResult r = handle.result().get(60, TimeUnit.SECONDS);
+        assertThat(r.restarts()).as("%s", r.failure()).isEqualTo(1);
+        assertThat(rec.restartCauses).singleElement().asString().contains("injected failure");
         assertExactlyOnce("out-fail", truth);
+    }
+
+    @Test
+    void partitionsAddedWhileRunningAndWhileDownAreReadOnceAcrossARescaledRestore() throws Exception {
+        // 2 partitions at source parallelism 2; 2 more added while the job runs (found by discovery, from offset 0); the
+        // job suspended; 2 more added while it is down; restored at source parallelism 3: the checkpoint's 4 positions are
+        // dealt over 3 subtasks and the 2 partitions it does not cover are read from offset 0 by the subtask they belong to
+        Map<String, Truth> truth = loadFlights("in-grow", 2, 1000, 7);
+        broker.createTopics(2, "out-grow");
+        String atTwo = unbounded(job("grow", "in-grow", "out-grow", 2, 2, 2, 0))
+                .replace("\"bounded\": false", "\"bounded\": false, \"partition-discovery-interval-ms\": 100");
+        Recorder rec = new Recorder();
+        JobHandle first = engine.submit(parse(atTwo, Map.of("execution.checkpointing.interval", "30 ms")), rec);
+        try {
+            await("a completed checkpoint").atMost(Duration.ofSeconds(60)).until(() -> rec.completed.get() >= 1);
+            addPartitions("in-grow", 4);
+            appendFlights("in-grow", 4, 1000, 77, truth);
+            awaitEveryUpdateCommitted(first, "out-grow", truth, Duration.ofSeconds(120));
+        } finally {
+            first.suspend();
+        }
+        JobResult suspended = first.result().get(60, TimeUnit.SECONDS);
+        assertThat(suspended.status()).as("%s", suspended.failure()).isEqualTo(JobStatus.SUSPENDED);
+        addPartitions("in-grow", 6);
+        appendFlights("in-grow", 6, 1200, 777, truth);
+        runUntilAllCommitted(atTwo.replace("\"parallelism\": 2, \"config\": {\"bootstrap", "\"parallelism\": 3, \"config\": {\"bootstrap"),
+                "out-grow", truth, false);
+        assertExactlyOnce("out-grow", truth);
+    }
+
+    private static void addPartitions(String topic, int total) throws Exception {
+        try (org.apache.kafka.clients.admin.Admin admin = broker.admin()) {
+            admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(total))).all()
+                    .get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test
@@ -346,15 +397,23 @@ class KafkaJobTest {
         }
     }
 
-    /** Counts completed checkpoints. */
+    /** Counts completed checkpoints and restarts. */
     private static final class Recorder implements JobListener {
         final AtomicInteger completed = new AtomicInteger();
+        final AtomicInteger restarts = new AtomicInteger();
+        final List<String> restartCauses = new java.util.concurrent.CopyOnWriteArrayList<>();
         final List<Long> durations = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
         public void onCompleted(CompletedCheckpointStats stats) {
             durations.add(stats.endToEndDurationMs());
             completed.incrementAndGet();
+        }
+
+        @Override
+        public void onRestart(String jobName, int attempt, Throwable cause) {
+            restartCauses.add(String.valueOf(cause));
+            restarts.incrementAndGet();
         }
     }
 }

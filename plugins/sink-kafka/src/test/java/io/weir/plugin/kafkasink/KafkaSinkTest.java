@@ -310,7 +310,26 @@ class KafkaSinkTest {
                 .isInstanceOf(SuppressRestartsException.class)
                 .hasMessageContaining(recorded.transactionalId())
                 .hasMessageContaining("state CompleteAbort")
+                .hasMessageContaining("longer than transaction-timeout-ms (1000 ms): the broker aborted it when the timeout passed")
                 .hasMessageContaining("ignore-lost-transactions=true");
+        restored.close();
+    }
+
+    @Test
+    void lostTransactionYoungerThanTheTimeoutIsNotBlamedOnTheTimeout() throws Exception {
+        broker.createTopics(1, "lost-young");
+        KafkaTransaction recorded = abandonUntilTimedOut("lost-young");
+        // this run's clock says the transaction is 400 ms old: the broker's 1 s timeout cannot be what aborted it
+        Map<String, Object> values = new HashMap<>(Map.of("bootstrap-servers", broker.bootstrapServers(), "topic", "lost-young",
+                "transaction-timeout-ms", 1000, "transactional-id-prefix", "test-lost-young"));
+        KafkaSink restored = new KafkaSink(KafkaSinkSettings.from(config(values), SCHEMA), SCHEMA, () -> recorded.startedAtMs() + 400);
+        restored.open(Checkpointing.every100ms(InMemoryOperatorContext.fresh(0, 1)));
+        assertThatThrownBy(() -> restored.commit(recorded))
+                .isInstanceOf(SuppressRestartsException.class)
+                .hasMessageContaining("the broker reports state CompleteAbort")
+                .hasMessageContaining("opened 0 s ago (400 ms by this machine's clock), less than transaction-timeout-ms (1000 ms)")
+                .hasMessageContaining("another producer of the same transactional id")
+                .hasMessageNotContaining("most likely");
         restored.close();
     }
 

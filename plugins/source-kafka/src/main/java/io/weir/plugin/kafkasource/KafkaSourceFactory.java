@@ -47,7 +47,10 @@ public final class KafkaSourceFactory implements SourceFactory {
             PluginSetting.optional("group-id", "string", null,
                     "consumer group whose committed offsets start-from group-offsets begins at"),
             PluginSetting.optional("bounded", "boolean", "false",
-                    "stop at the end offsets read at the first start; the job then finishes"));
+                    "stop at the end offsets read at the first start; the job then finishes"),
+            PluginSetting.optional("partition-discovery-interval-ms", "long", "30000",
+                    "unbounded: how often each subtask looks for partitions (and matching topics) added while the job runs,"
+                            + " read from their earliest offset; 0 = only at a restore"));
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KafkaSourceFactory() {

@@ -29,20 +29,24 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * Reads one subtask's partitions of the {@code kafka} source. On a fresh start the partitions of the
- * topics (or of the topics matching the pattern) are sorted by topic and partition and dealt
- * round-robin: partition {@code k} of that order goes to subtask {@code k % parallelism}; their start
- * offsets follow {@code start-from}, and in bounded mode their stop offsets are the end offsets at
- * that moment. The per-partition positions are the subtask's operator list state, so a restore
- * continues exactly after the last record covered by the checkpoint.
+ * Reads one subtask's partitions of the {@code kafka} source. Partition {@code p} of topic {@code t} belongs to
+ * subtask {@code (startIndex(t) + p) % parallelism}, {@code startIndex(t) = (31 * t.hashCode() & 0x7fffffff) %
+ * parallelism} (as Flink's Kafka source assigns them): a pure function of the partition, so subtasks that list the
+ * topics at slightly different moments still agree on who reads what. On a fresh start each subtask takes its
+ * partitions of the topics (or of the topics matching the pattern); their start offsets follow {@code start-from},
+ * and in bounded mode their stop offsets are the end offsets at that moment. The per-partition positions are the
+ * subtask's operator list state, so a restore continues exactly after the last record covered by the checkpoint.
  *
  * <p>Restores may change the parallelism ({@link KafkaSourceFactory#supportsRescale}): the runtime deals
  * the partition positions of all old subtasks round-robin over the new ones, and each subtask reads
  * exactly the partitions it was dealt. Every subtask also records the partitions it reads in union state,
- * so a restored subtask knows every partition the checkpoint covers; partitions of the topics (or of
- * topics matching the pattern) that it does not cover, i.e. added since, are sorted by topic and
- * partition and the {@code k}-th goes to subtask {@code k % parallelism}, from the earliest offset
- * (unbounded mode only: a bounded job reads what existed at its first start).
+ * so a restored subtask knows every partition the checkpoint covers.
+ *
+ * <p>Partitions the checkpoint does not cover (added to a topic, or topics newly matching the pattern) are
+ * read from their earliest offset by the subtask they belong to (unbounded mode only: a bounded job reads what
+ * existed at its first start): at a restore, and while the job runs every {@code partition-discovery-interval-ms}
+ * (a partition found after a checkpoint and read is, after a restore from that checkpoint, read again from the
+ * earliest offset, while the output of that first reading was rolled back with the checkpoint).
  *
  * <p>The consumer reads {@code read_committed}: records of aborted or still open transactions
  * (e.g. of a {@code kafka-2pc} sink) are never emitted. Offsets are not committed to Kafka; exactly
@@ -60,6 +64,9 @@ public final class KafkaSourceReader implements SourceReader {
     /** Union list state: the partitions ({@code topic-partition}) each subtask reads, so a restore knows them all. */
     static final String KNOWN_STATE = "kafka-known-partitions";
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+    /** Bounds each broker call of a discovery while the job runs; a discovery that times out is retried at the next interval. */
+    private static final int DISCOVERY_TIMEOUT_S = 5;
+    private static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(DISCOVERY_TIMEOUT_S);
 
     private final KafkaSourceSettings settings;
     private final FlatJsonDecoder decoder;
@@ -71,6 +78,10 @@ public final class KafkaSourceReader implements SourceReader {
     private KafkaConsumer<byte[], byte[]> consumer;
     /** This subtask's partitions and positions, in assignment order. */
     private final Map<TopicPartition, PartitionOffset> positions = new LinkedHashMap<>();
+    /** The partitions ({@code topic-partition}) the restored checkpoint covers: read by some subtask, never added here. */
+    private final java.util.Set<String> restoredKnown = new java.util.HashSet<>();
+    /** {@link System#nanoTime()} of the next discovery of added partitions (unbounded, interval > 0). */
+    private long nextDiscoveryNanos;
 
     /** @param settings the validated config */
     public KafkaSourceReader(KafkaSourceSettings settings) {
@@ -96,22 +107,20 @@ public final class KafkaSourceReader implements SourceReader {
                 positions.put(p.topicPartition(), p);
             }
             LOG.info("{} restored {} partition position(s): {}", describe(), positions.size(), positions.values());
-            java.util.Set<String> known = new java.util.HashSet<>();
-            knownState.get().forEach(known::add);
-            if (!settings.bounded() && !known.isEmpty()) {
-                List<TopicPartition> added = allPartitions().stream().filter(tp -> !known.contains(tp.toString())).toList();
-                List<TopicPartition> mine = dealt(added);
+            knownState.get().forEach(restoredKnown::add);
+            if (!settings.bounded() && !restoredKnown.isEmpty()) {
+                List<TopicPartition> mine = added(allPartitions(METADATA_TIMEOUT, true));
                 Map<TopicPartition, Long> earliest = consumer.beginningOffsets(mine, METADATA_TIMEOUT);
                 for (TopicPartition tp : mine) {
                     positions.put(tp, new PartitionOffset(tp.topic(), tp.partition(), earliest.get(tp), -1));
                 }
-                if (!added.isEmpty()) {
-                    LOG.info("{} found {} partition(s) the checkpoint does not cover and reads {} of them from the earliest"
-                            + " offset: {}", describe(), added.size(), mine.size(), mine);
+                if (!mine.isEmpty()) {
+                    LOG.info("{} reads {} partition(s) the checkpoint does not cover from the earliest offset: {}", describe(),
+                            mine.size(), mine);
                 }
             }
         } else {
-            List<TopicPartition> mine = dealt(allPartitions());
+            List<TopicPartition> mine = allPartitions(METADATA_TIMEOUT, true).stream().filter(this::isMine).toList();
             Map<TopicPartition, Long> start = startOffsets(mine);
             Map<TopicPartition, Long> stop = settings.bounded() ? consumer.endOffsets(mine, METADATA_TIMEOUT) : Map.of();
             for (TopicPartition tp : mine) {
@@ -125,21 +134,81 @@ public final class KafkaSourceReader implements SourceReader {
             consumer.seek(p.topicPartition(), p.nextOffset());
         }
         pauseDone();
+        nextDiscoveryNanos = System.nanoTime() + settings.discoveryIntervalMs() * 1_000_000L;
     }
 
-    /** @return every partition of the topics (or of the topics matching the pattern), sorted by topic and partition */
-    private List<TopicPartition> allPartitions() {
+    /** @return the partitions of {@code all} that belong to this subtask and that neither it nor the restored checkpoint reads */
+    private List<TopicPartition> added(List<TopicPartition> all) {
+        return all.stream().filter(tp -> isMine(tp) && !positions.containsKey(tp) && !restoredKnown.contains(tp.toString())).toList();
+    }
+
+    /** @return whether {@code tp} belongs to this subtask (class Javadoc: the owner is a function of topic and partition) */
+    private boolean isMine(TopicPartition tp) {
+        return owner(tp, context.parallelism()) == context.subtaskIndex();
+    }
+
+    /**
+     * @param tp a partition
+     * @param parallelism the source's parallelism, at least 1
+     * @return the subtask index, in {@code [0, parallelism)}, that reads {@code tp} unless a restore dealt it elsewhere
+     */
+    static int owner(TopicPartition tp, int parallelism) {
+        int startIndex = ((tp.topic().hashCode() * 31) & 0x7fffffff) % parallelism;
+        return (startIndex + tp.partition()) % parallelism;
+    }
+
+    /**
+     * Looks for partitions added while the job runs and reads the ones that belong to this subtask from their earliest
+     * offset. A broker that does not answer within {@value #DISCOVERY_TIMEOUT_S} s is logged and asked again at the
+     * next interval: the partitions already read go on meanwhile.
+     */
+    private void discover() {
+        try {
+            List<TopicPartition> mine = added(allPartitions(DISCOVERY_TIMEOUT, false));
+            if (mine.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, Long> earliest = consumer.beginningOffsets(mine, DISCOVERY_TIMEOUT);
+            for (TopicPartition tp : mine) {
+                positions.put(tp, new PartitionOffset(tp.topic(), tp.partition(), earliest.get(tp), -1));
+            }
+            consumer.assign(List.copyOf(positions.keySet())); // keeps the positions of the partitions already assigned
+            for (TopicPartition tp : mine) {
+                consumer.seek(tp, earliest.get(tp));
+            }
+            LOG.info("{} found {} partition(s) added while the job runs and reads them from the earliest offset: {}", describe(),
+                    mine.size(), mine);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            LOG.warn("{} could not look for added partitions at {} ({}); trying again in {} ms", describe(),
+                    settings.bootstrapServers(), e.toString(), settings.discoveryIntervalMs());
+        } finally {
+            nextDiscoveryNanos = System.nanoTime() + settings.discoveryIntervalMs() * 1_000_000L;
+        }
+    }
+
+    /**
+     * Lists the topics at the broker (always asked: {@code partitionsFor} would answer from the consumer's cached
+     * metadata, up to {@code metadata.max.age.ms} old, and miss partitions just added).
+     *
+     * @return every partition of the topics (or of the topics matching the pattern), sorted by topic and partition
+     * @throws IllegalStateException if {@code failIfMissing} and a listed topic does not exist or has no partitions
+     */
+    private List<TopicPartition> allPartitions(Duration timeout, boolean failIfMissing) {
+        Map<String, List<PartitionInfo>> topics = consumer.listTopics(timeout);
         List<TopicPartition> all = new ArrayList<>();
         if (settings.topicPattern() != null) {
-            for (Map.Entry<String, List<PartitionInfo>> e : consumer.listTopics(METADATA_TIMEOUT).entrySet()) {
+            for (Map.Entry<String, List<PartitionInfo>> e : topics.entrySet()) {
                 if (settings.topicPattern().matcher(e.getKey()).matches()) {
                     e.getValue().forEach(pi -> all.add(new TopicPartition(pi.topic(), pi.partition())));
                 }
             }
         } else {
             for (String topic : settings.topics()) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
+                List<PartitionInfo> infos = topics.get(topic);
                 if (infos == null || infos.isEmpty()) {
+                    if (!failIfMissing) {
+                        continue; // deleted while the job runs: the fetches of its partitions report it
+                    }
                     throw new IllegalStateException(describe() + ": topic '" + topic + "' does not exist at "
                             + settings.bootstrapServers() + " (or has no partitions)");
                 }
@@ -148,15 +217,6 @@ public final class KafkaSourceReader implements SourceReader {
         }
         all.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         return all;
-    }
-
-    /** @return the {@code k}-th partitions of {@code all} with {@code k % parallelism == subtaskIndex} */
-    private List<TopicPartition> dealt(List<TopicPartition> all) {
-        List<TopicPartition> mine = new ArrayList<>();
-        for (int k = context.subtaskIndex(); k < all.size(); k += context.parallelism()) {
-            mine.add(all.get(k));
-        }
-        return mine;
     }
 
     private Map<TopicPartition, Long> startOffsets(List<TopicPartition> parts) {
@@ -194,6 +254,9 @@ public final class KafkaSourceReader implements SourceReader {
     public PollStatus pollNext(Output out) {
         if (allDone()) {
             return PollStatus.END_OF_INPUT;
+        }
+        if (!settings.bounded() && settings.discoveryIntervalMs() > 0 && System.nanoTime() - nextDiscoveryNanos >= 0) {
+            discover();
         }
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ZERO);
         for (ConsumerRecord<byte[], byte[]> r : records) {

@@ -26,9 +26,14 @@ import java.util.regex.PatternSyntaxException;
  * @param groupId {@code group-id}: the consumer group whose committed offsets {@code group-offsets} starts
  *        from; null otherwise
  * @param bounded {@code bounded}: stop at the end offsets read at the first start (default false)
+ * @param discoveryIntervalMs {@code partition-discovery-interval-ms}: how often an unbounded job looks for
+ *        partitions (and topics matching the pattern) added while it runs, ms; 0 = only at a restore (default 30000)
  */
 public record KafkaSourceSettings(String bootstrapServers, List<String> topics, Pattern topicPattern, Schema schema,
-        String format, StartFrom startFrom, long startTimestampMs, String groupId, boolean bounded) {
+        String format, StartFrom startFrom, long startTimestampMs, String groupId, boolean bounded, long discoveryIntervalMs) {
+
+    /** The default of {@code partition-discovery-interval-ms}: 30 s. */
+    public static final long DEFAULT_DISCOVERY_INTERVAL_MS = 30_000;
 
     /** Where a fresh start begins (a restore always continues from the checkpointed offsets). */
     public enum StartFrom {
@@ -52,6 +57,9 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         if (schema.size() == 0) {
             throw new IllegalArgumentException("schema must have at least one field");
         }
+        if (discoveryIntervalMs < 0) {
+            throw new IllegalArgumentException("partition discovery interval must be >= 0 ms, got " + discoveryIntervalMs);
+        }
     }
 
     /**
@@ -70,6 +78,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         long timestamp = config.getLong("start-timestamp-ms", -1);
         String group = config.getString("group-id", null);
         boolean bounded = config.getBoolean("bounded", false);
+        long discoveryMs = config.getLong("partition-discovery-interval-ms", DEFAULT_DISCOVERY_INTERVAL_MS);
         servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
         if (servers.isEmpty()) {
             throw config.error("bootstrap-servers", "must list at least one host:port");
@@ -120,6 +129,10 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         if (startFrom == StartFrom.GROUP_OFFSETS && (group == null || group.isBlank())) {
             throw config.error("group-id", "is required with start-from group-offsets");
         }
-        return new KafkaSourceSettings(servers, topics, compiled, schema, format, startFrom, timestamp, group, bounded);
+        if (discoveryMs < 0) {
+            throw config.error("partition-discovery-interval-ms", "must be >= 0 (ms; 0 looks for added partitions only at a"
+                    + " restore), got " + discoveryMs);
+        }
+        return new KafkaSourceSettings(servers, topics, compiled, schema, format, startFrom, timestamp, group, bounded, discoveryMs);
     }
 }

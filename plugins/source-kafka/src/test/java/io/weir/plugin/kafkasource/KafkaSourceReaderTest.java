@@ -52,12 +52,16 @@ class KafkaSourceReaderTest {
         broker.createTopics(3, "flights-a");
         List<String> expected = produce("flights-a", 3, 200);
         List<Row> rows = new ArrayList<>();
+        List<KafkaSourceReader> readers = new ArrayList<>();
         for (int subtask = 0; subtask < 2; subtask++) {
             KafkaSourceReader reader = reader(Map.of("topics", List.of("flights-a"), "bounded", true));
             reader.initializeState(InMemoryOperatorContext.fresh(subtask, 2));
-            if (subtask == 0) {
-                broker.produce("flights-a", 0, List.of("{\"id\": 999999, \"origin\": \"late\"}")); // after the stop offsets
-            }
+            readers.add(reader);
+        }
+        for (int p = 0; p < 3; p++) { // after every subtask's stop offsets
+            broker.produce("flights-a", p, List.of("{\"id\": 99999" + p + ", \"origin\": \"late\"}"));
+        }
+        for (KafkaSourceReader reader : readers) {
             drain(reader, rows, Integer.MAX_VALUE);
             reader.close();
         }
@@ -86,6 +90,65 @@ class KafkaSourceReaderTest {
         List<String> all = new ArrayList<>(ids(beforeCheckpoint));
         all.addAll(ids(afterRestore));
         assertThat(all).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void partitionsAddedAfterACheckpointAreReadFromTheEarliestOffsetWhileRunningAndAgainAfterARestore() throws Exception {
+        broker.createTopics(2, "grow");
+        List<String> before = produce("grow", 2, 100); // ids 0..199 in partitions 0 and 1
+        InMemoryOperatorContext ctx = InMemoryOperatorContext.fresh(0, 1);
+        Map<String, Object> unbounded = Map.of("topics", List.of("grow"), "partition-discovery-interval-ms", 50);
+        KafkaSourceReader first = reader(unbounded);
+        first.initializeState(ctx);
+        List<Row> beforeCheckpoint = new ArrayList<>();
+        drain(first, beforeCheckpoint, 200);
+        first.snapshotState(1); // covers partitions 0 and 1, up to offset 100 each
+        Map<String, byte[]> snapshot = ctx.snapshotOperatorState();
+
+        try (org.apache.kafka.clients.admin.Admin admin = broker.admin()) {
+            admin.createPartitions(Map.of("grow", org.apache.kafka.clients.admin.NewPartitions.increaseTo(4))).all()
+                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        List<String> after = new ArrayList<>();
+        for (int p = 0; p < 4; p++) { // 25 more in each old partition, 25 in each new one
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < 25; i++) {
+                String id = String.valueOf(1000 + p * 100 + i);
+                values.add("{\"id\": " + id + ", \"origin\": \"O\"}");
+                after.add(id);
+            }
+            broker.produce("grow", p, values);
+        }
+        List<Row> whileRunning = new ArrayList<>();
+        drain(first, whileRunning, after.size()); // the new partitions only if discovery found them
+        first.close();
+        assertThat(ids(whileRunning)).as("read while running, new partitions from offset 0").containsExactlyInAnyOrderElementsOf(after);
+
+        // restored from checkpoint 1, which predates the new partitions: old ones from its offsets, new ones from the earliest
+        KafkaSourceReader restored = reader(Map.of("topics", List.of("grow"), "partition-discovery-interval-ms", 0));
+        restored.initializeState(InMemoryOperatorContext.restored(0, 1, snapshot));
+        List<Row> afterRestore = new ArrayList<>();
+        drain(restored, afterRestore, after.size());
+        assertThat(restored.pollNext(afterRestore::add)).as("nothing more").isEqualTo(PollStatus.NOTHING_AVAILABLE);
+        restored.close();
+        assertThat(ids(beforeCheckpoint)).containsExactlyInAnyOrderElementsOf(before);
+        assertThat(ids(afterRestore)).containsExactlyInAnyOrderElementsOf(after);
+    }
+
+    @Test
+    void everyPartitionHasExactlyOneOwnerWhateverTheParallelism() {
+        // the owner is a function of the partition alone, so subtasks listing the topics at different moments agree
+        for (int parallelism = 1; parallelism <= 5; parallelism++) {
+            for (String topic : List.of("flights", "a", "pat-2")) {
+                java.util.Set<Integer> owners = new java.util.HashSet<>();
+                for (int partition = 0; partition < parallelism; partition++) {
+                    int owner = KafkaSourceReader.owner(new org.apache.kafka.common.TopicPartition(topic, partition), parallelism);
+                    assertThat(owner).isBetween(0, parallelism - 1);
+                    owners.add(owner);
+                }
+                assertThat(owners).as("the first %d partitions of %s spread over every subtask", parallelism, topic).hasSize(parallelism);
+            }
+        }
     }
 
     @Test

@@ -25,7 +25,8 @@ class KafkaSourceSettingsDescriptionTest {
         assertThat(factory.settings()).extracting(PluginSetting::name).containsExactlyInAnyOrderElementsOf(config.askedKeys());
         assertThat(factory.settings()).extracting(s -> s.name() + "=" + s.defaultValue() + (s.required() ? " required" : ""))
                 .containsExactly("bootstrap-servers=null required", "topics=null", "topic-pattern=null", "schema=null required",
-                        "format=json", "start-from=earliest", "start-timestamp-ms=null", "group-id=null", "bounded=false");
+                        "format=json", "start-from=earliest", "start-timestamp-ms=null", "group-id=null", "bounded=false",
+                        "partition-discovery-interval-ms=30000");
     }
 
     @Test
