@@ -99,7 +99,7 @@ class PluginsIT {
         awaitCheckpoints(node, url, 0);
 
         Path plugins = home.resolve("plugins");
-        Files.writeString(plugins.resolve("x.jar"), "this is a text file, not a jar\n");
+        atomicWrite(plugins.resolve("x.jar"), "this is a text file, not a jar\n".getBytes(StandardCharsets.UTF_8));
         expectFailure(url, "x.jar", "x.jar is not a jar (zip) file");
 
         writeZipWithoutManifest(plugins.resolve("plain.jar"));
@@ -295,17 +295,28 @@ class PluginsIT {
                 + "<service><provide interface=\"" + service + "\"/></service><implementation class=\"" + impl + "\"/></scr:component>";
     }
 
-    private static void writeZipWithoutManifest(Path file) throws IOException {
-        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
+    /** Writes a zip with one class entry and no manifest, atomically. */
+    private void writeZipWithoutManifest(Path file) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
             zip.putNextEntry(new ZipEntry("a/B.class"));
             zip.write(new byte[] {(byte) 0xCA, (byte) 0xFE});
         }
+        atomicWrite(file, bytes.toByteArray());
     }
 
-    /** Writes a bundle jar {@code name} 1.0.0 with a DS header naming every OSGI-INF/*.xml entry; atomically (FileInstall polls). */
+    /** Writes a bundle jar {@code name} 1.0.0 with a DS header naming every OSGI-INF/*.xml entry; atomically. */
     private void writeBundle(Path file, String name, Map<String, String> headers, Map<String, Object> entries) throws IOException {
+        atomicWrite(file, bundleBytes(name, "1.0.0", headers, entries));
+    }
+
+    /**
+     * Writes {@code file} in {@code plugins/} atomically: FileInstall and the plugin inventory poll the directory, and a
+     * half-written file is reported (rightly) as not a jar, one WARN line more than the test expects.
+     */
+    private void atomicWrite(Path file, byte[] content) throws IOException {
         Path tmp = work.resolve(file.getFileName() + ".tmp");
-        Files.write(tmp, bundleBytes(name, "1.0.0", headers, entries));
+        Files.write(tmp, content);
         Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
