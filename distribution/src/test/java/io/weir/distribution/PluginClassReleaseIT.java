@@ -5,7 +5,6 @@ import io.weir.launcher.FelixHost;
 import io.weir.launcher.NodeSettings;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -52,6 +51,8 @@ class PluginClassReleaseIT {
     private static final Logger LOG = LoggerFactory.getLogger(PluginClassReleaseIT.class);
     private static final String BASIC = "io.weir.plugin.basic";
     private static final Duration WAIT = Duration.ofSeconds(90);
+    /** Where a failing run leaves its heap dump (the old class loader still reachable), for a path-to-GC-root analysis. */
+    private static final Path HEAP_DUMPS = Path.of("target/plugin-class-release").toAbsolutePath();
 
     @TempDir
     Path work;
@@ -67,8 +68,6 @@ class PluginClassReleaseIT {
     }
 
     @Test
-    @Disabled("open defect (issue 8, 'old versions are released'): the old revision's class loader stays reachable"
-            + " after the move and the refresh; no thread has it as context class loader; the path to it is not found yet")
     void theOldBundleRevisionsClassLoaderIsCollectedAfterAJobMovedToTheNewVersion() throws Exception {
         Path home = PluginUpgradeIT.privateDistribution(work);
         int port = freePort();
@@ -112,7 +111,7 @@ class PluginClassReleaseIT {
 
         Bundle basic = Arrays.stream(host.context().getBundles()).filter(b -> BASIC.equals(b.getSymbolicName()))
                 .findFirst().orElseThrow();
-        WeakReference<ClassLoader> oldLoader = new WeakReference<>(basic.adapt(BundleWiring.class).getClassLoader());
+        WeakReference<ClassLoader> oldLoader = new OldLoader(basic.adapt(BundleWiring.class).getClassLoader());
         WeakReference<Class<?>> oldFactory = new WeakReference<>(
                 oldLoader.get().loadClass("io.weir.plugin.basic.aggregate.KeyedAggregateFactory"));
 
@@ -131,10 +130,23 @@ class PluginClassReleaseIT {
                         return oldLoader.get() == null && oldFactory.get() == null;
                     });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
+            Path dump = HEAP_DUMPS.resolve("old-loader-" + System.currentTimeMillis() + ".hprof");
+            Files.createDirectories(HEAP_DUMPS);
+            java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .dumpHeap(dump.toString(), true);
+            LOG.error("PluginClassReleaseIT: heap dump with the old class loader (the referent of the {} instance): {}",
+                    OldLoader.class.getName(), dump);
             throw new AssertionError("the class loader of " + BASIC + " 0.1.0 is still reachable after the move to 1.1.0;"
                     + " threads whose context class loader it is: " + threadsHolding(oldLoader.get()), e);
         }
         LOG.info("PluginClassReleaseIT: the class loader of {} 0.1.0 was collected after the move to 1.1.0", BASIC);
+    }
+
+    /** The weak reference to the old revision's class loader: its own class, so a heap dump's analysis can find it. */
+    private static final class OldLoader extends WeakReference<ClassLoader> {
+        OldLoader(ClassLoader loader) {
+            super(loader);
+        }
     }
 
     /** The test's class loader without its {@code META-INF/services} entry for JSON-B providers (yasson's). */

@@ -5,7 +5,7 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.TestInfo;
 
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -46,14 +46,17 @@ import static org.awaitility.Awaitility.await;
  * it out. The bad bundles are written here with {@code java.util.jar} (and, for the classes, the JDK's compiler).
  */
 class PluginsIT {
-    @TempDir
-    Path work;
+    /** Kept after a failing test: the node's and the commands' stdout/stderr, a thread dump of a hung node, the job. */
+    private static final Path LOGS = Path.of("target/plugins-it-logs").toAbsolutePath();
+
+    private Path work;
 
     private NodeSession session;
     private Path home;
 
     @BeforeEach
-    void privateDistribution() throws IOException {
+    void privateDistribution(TestInfo test) throws IOException {
+        work = Files.createDirectories(LOGS.resolve(test.getTestMethod().orElseThrow().getName() + "-" + System.currentTimeMillis()));
         home = privateCopy(work.resolve("weir"));
         session = new NodeSession(work, home.resolve("bin/weir"));
     }
@@ -63,10 +66,16 @@ class PluginsIT {
         session.stopAll();
     }
 
+    /** Called as the test's last statement, so only a passing test's directory goes. */
+    private void deleteWork() throws IOException {
+        try (Stream<Path> paths = Files.walk(work)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     @Test
-    @org.junit.jupiter.api.Disabled("Open (issue 8): failed 2 of its last 3 runs (one on a quiet machine, 9e43b2a) at the"
-            + " start, before any bad plugin: the submitted 'slow' job completed no checkpoint within 1 min; passed at"
-            + " 72d6cc9 and once on main at 09:10. Cause not found yet (node log is in the test's temp dir).")
     void badPluginsAreReportedOnceEachWhileARunningJobKeepsCheckpointingAndUploadsAreChecked() throws Exception {
         int port = freePort();
         String url = "http://127.0.0.1:" + port;
@@ -75,15 +84,22 @@ class PluginsIT {
         session.awaitListening(node, port, "node");
         String token = Files.readString(data.resolve("security/admin.token")).strip();
 
+        // Mid-stream by its source's release-file, not by pacing: with 20 ms per record the first aligned barrier
+        // queued behind the ~6,000 records the source wrote before buffer debloating took effect (2 min of work), so
+        // the first checkpoint came after the test's minute in 2 of 3 runs. Held at 2,000 records the job checkpoints
+        // every 100 ms while it runs, whatever the machine's load, and is released at the end to finish exactly once.
         Path input = work.resolve("flights.jsonl");
-        WeirProcesses.writeFlights(input, 20_000, 8L);
-        Path job = WeirProcesses.writeFlightJob("slow.json", "slow", input, work.resolve("cp"), work.resolve("out"), 20, 1, Map.of());
+        Map<String, WeirProcesses.Truth> truth = WeirProcesses.writeFlights(input, 20_000, 8L);
+        Path gate = Files.writeString(work.resolve("release"), "2000\n");
+        Path out = work.resolve("out");
+        Path job = PluginUpgradeIT.withReleaseFile(
+                WeirProcesses.writeFlightJob("slow.json", "slow", input, work.resolve("cp"), out, 0, 1, Map.of()), gate);
         Run submitted = session.weir("submit", job.toString(), "--node", url, "--data-dir", data.toString());
         assertThat(submitted.exitCode()).as(submitted.toString()).isZero();
-        session.awaitCheckpoints(url, "slow", 0);
+        awaitCheckpoints(node, url, 0);
 
         Path plugins = home.resolve("plugins");
-        Files.writeString(plugins.resolve("x.jar"), "this is a text file, not a jar\n");
+        atomicWrite(plugins.resolve("x.jar"), "this is a text file, not a jar\n".getBytes(StandardCharsets.UTF_8));
         expectFailure(url, "x.jar", "x.jar is not a jar (zip) file");
 
         writeZipWithoutManifest(plugins.resolve("plain.jar"));
@@ -111,12 +127,19 @@ class PluginsIT {
                   {"id": "src", "type": "datagen", "config": {"rate": 10}},
                   {"id": "op", "type": "boom-op", "inputs": ["src"]},
                   {"id": "sink", "type": "discard", "inputs": ["op"]}]}""");
-        long t0 = System.nanoTime();
+        String boomRefusal = "operators[1].type: 'boom-op' is provided by plugin boom 1.0.0 (boom.jar), whose " + boomError;
         Run refused = session.weir("submit", boomJob.toString(), "--node", url, "--data-dir", data.toString());
-        long submitMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(2);
-        assertThat(refused.err()).as(refused.toString()).contains(
-                "operators[1].type: 'boom-op' is provided by plugin boom 1.0.0 (boom.jar), whose " + boomError);
+        assertThat(refused.err()).as(refused.toString()).contains(boomRefusal).doesNotContain("not all started after");
+        // timed over REST, not through the CLI: at load 36-43 on 2 cores the CLI's start, submit and exit took 10.0 and
+        // 10.6 s, although the node's plugin wait cannot have run out (its answer was written 9.5 s after the CLI started)
+        long t0 = System.nanoTime();
+        HttpResponse<String> refusedRest = session.http().send(HttpRequest.newBuilder(URI.create(url + "/jobs"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofFile(boomJob)).build(), HttpResponse.BodyHandlers.ofString());
+        long submitMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(refusedRest.statusCode()).as(refusedRest.body()).isEqualTo(400);
+        assertThat(refusedRest.body()).contains(boomRefusal);
 
         writeBundle(plugins.resolve("acme-aggregate.jar"), "acme.aggregate",
                 Map.of("Import-Package", "io.weir.api,io.weir.api.plugin,io.weir.api.operator"),
@@ -135,7 +158,7 @@ class PluginsIT {
         expectFailure(url, "acme-aggregate.jar", "conflict: type 'keyed-aggregate' is also declared by io.weir.plugin.basic");
 
         int before = checkpoints(url);
-        session.awaitCheckpoints(url, "slow", before);
+        awaitCheckpoints(node, url, before);
         assertThat(session.state(url, "slow")).as("the running job is unaffected").isEqualTo("RUNNING");
 
         // weir plugins (its own framework over the same plugins/): the table with every error, no 10 s wait
@@ -218,8 +241,34 @@ class PluginsIT {
         assertThat(plugins.resolve("acme-pass.jar")).doesNotExist();
 
         assertThat(session.state(url, "slow")).as("the running job is unaffected by all of it").isEqualTo("RUNNING");
-        session.awaitCheckpoints(url, "slow", checkpoints(url));
+        awaitCheckpoints(node, url, checkpoints(url));
         assertThat(submitMs).as("a job naming a failed plugin's type is refused without the 10 s plugin wait").isLessThan(10_000);
+
+        // released, the job that ran under all of it finishes with every update committed once
+        Files.delete(gate);
+        await("slow FINISHED").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> session.state(url, "slow"), s -> List.of("FINISHED", "FAILED", "CANCELED").contains(s));
+        assertThat(session.state(url, "slow")).isEqualTo("FINISHED");
+        WeirProcesses.assertExactlyOnce(out, truth);
+        session.stopAll();
+        deleteWork();
+    }
+
+    /**
+     * {@link NodeSession#awaitCheckpoints} on job {@code slow}; when it times out, writes the node's thread dump
+     * ({@code jcmd PID Thread.print}) and the job's checkpoint statistics into the kept work directory first.
+     */
+    private void awaitCheckpoints(Process node, String url, int completed) throws IOException, InterruptedException {
+        try {
+            session.awaitCheckpoints(url, "slow", completed);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            Process jcmd = new ProcessBuilder("jcmd", String.valueOf(node.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(work.resolve("node-threads.txt").toFile()).start();
+            jcmd.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+            Files.writeString(work.resolve("slow-checkpoints.json"), session.get(url + "/jobs/slow/checkpoints").toString());
+            Files.writeString(work.resolve("slow-job.json"), session.get(url + "/jobs/slow").toString());
+            throw e;
+        }
     }
 
     private int checkpoints(String url) throws IOException, InterruptedException {
@@ -253,17 +302,28 @@ class PluginsIT {
                 + "<service><provide interface=\"" + service + "\"/></service><implementation class=\"" + impl + "\"/></scr:component>";
     }
 
-    private static void writeZipWithoutManifest(Path file) throws IOException {
-        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
+    /** Writes a zip with one class entry and no manifest, atomically. */
+    private void writeZipWithoutManifest(Path file) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
             zip.putNextEntry(new ZipEntry("a/B.class"));
             zip.write(new byte[] {(byte) 0xCA, (byte) 0xFE});
         }
+        atomicWrite(file, bytes.toByteArray());
     }
 
-    /** Writes a bundle jar {@code name} 1.0.0 with a DS header naming every OSGI-INF/*.xml entry; atomically (FileInstall polls). */
+    /** Writes a bundle jar {@code name} 1.0.0 with a DS header naming every OSGI-INF/*.xml entry; atomically. */
     private void writeBundle(Path file, String name, Map<String, String> headers, Map<String, Object> entries) throws IOException {
+        atomicWrite(file, bundleBytes(name, "1.0.0", headers, entries));
+    }
+
+    /**
+     * Writes {@code file} in {@code plugins/} atomically: FileInstall and the plugin inventory poll the directory, and a
+     * half-written file is reported (rightly) as not a jar, one WARN line more than the test expects.
+     */
+    private void atomicWrite(Path file, byte[] content) throws IOException {
         Path tmp = work.resolve(file.getFileName() + ".tmp");
-        Files.write(tmp, bundleBytes(name, "1.0.0", headers, entries));
+        Files.write(tmp, content);
         Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 

@@ -264,19 +264,45 @@ public final class PluginUpgrades implements AutoCloseable {
         previous.upgrades().update(index, u -> new PluginUpgrade(u.time(), u.from(), to, u.savepoint(), -1, u.outcome(), null));
         LOG.info("Job {} ({}) restored from {} on {}", next.name(), next.id(), savepoint != null ? savepoint : "its latest checkpoint", to);
         measureDowntime(next, stoppedAt, index);
-        next.firstCheckpoint().thenRun(() -> endProbation(next, index));
+        Probation probation = new Probation(before);
+        next.firstCheckpoint().thenRun(() -> endProbation(next, index, probation));
         next.handle().result().thenAccept(r -> {
             if (r.status() != JobStatus.FAILED) {
-                endProbation(next, index); // a bounded run that ended without a checkpoint
+                endProbation(next, index, probation); // a bounded run that ended without a checkpoint
             }
         });
-        next.firstFailure().thenAccept(cause -> executor.execute(() -> rollback(next, before, savepoint, index, cause)));
+        next.firstFailure().thenAccept(cause -> executor.execute(() -> rollback(next, probation, savepoint, index, cause)));
     }
 
-    private void endProbation(NodeJob next, int index) {
+    /**
+     * The graph a moved run rolls back to while it is on probation. The watcher on the run's first failure stays
+     * registered for as long as the run lives, so it must not keep that graph once the probation passed: the graph
+     * binds the old version's factories, whose classes would keep the old bundle revision's class loader reachable
+     * after the bundle was updated and refreshed (issue 8, "old versions are released"). Thread-safe.
+     */
+    private static final class Probation {
+        /** Null once the probation passed. */
+        private volatile JobGraph before;
+
+        Probation(JobGraph before) {
+            this.before = before;
+        }
+
+        /** @return the graph to roll back to, or null if the probation passed */
+        JobGraph before() {
+            return before;
+        }
+
+        void passed() {
+            before = null;
+        }
+    }
+
+    private void endProbation(NodeJob next, int index, Probation probation) {
         if (next.firstFailure().isDone()) {
             return;
         }
+        probation.passed();
         next.upgrades().update(index, u -> u.outcome() == PluginUpgrade.Outcome.IN_PROGRESS
                 ? u.ended(PluginUpgrade.Outcome.UPGRADED, "runs on " + u.to()) : u);
     }
@@ -285,8 +311,9 @@ public final class PluginUpgrades implements AutoCloseable {
      * The moved run failed in probation: back to the versions it ran before if they are installed, else FAILED.
      * Runs on the move thread.
      */
-    private void rollback(NodeJob failed, JobGraph before, Path savepoint, int index, Throwable cause) {
-        if (failed.firstCheckpoint().isDone() && !failed.firstCheckpoint().isCompletedExceptionally()) {
+    private void rollback(NodeJob failed, Probation probation, Path savepoint, int index, Throwable cause) {
+        JobGraph before = probation.before();
+        if (before == null || failed.firstCheckpoint().isDone() && !failed.firstCheckpoint().isCompletedExceptionally()) {
             return; // passed probation before the failure: an ordinary failure, handled by the restart strategy
         }
         moves.lock();

@@ -187,6 +187,35 @@ class PluginUpgradesTest {
     }
 
     @Test
+    void aRunThatPassedProbationKeepsNoReferenceToTheOldVersionsFactory() {
+        registry.removeSink(v1);
+        java.lang.ref.WeakReference<SinkFactory> old = submitOnAFactoryOnlyTheRegistryHolds();
+        // an update in place: the old version's factory leaves (the job is parked with a savepoint), the new one comes
+        registry.removeSink(old.get());
+        registry.addSink(TestPlugins.discard(), V11);
+        await().atMost(WAIT).until(() -> engine.graphs.size() == 2);
+        engine.jobs.get("j").listener.onCompleted(new io.weir.core.coordination.CompletedCheckpointStats(1, 0, 1, 1, 0, false,
+                Map.of(), false, null));
+        await().atMost(WAIT).until(() -> jobs.find("j").upgrades().upgrades().get(0).outcome() == PluginUpgrade.Outcome.UPGRADED);
+        engine.graphs.set(0, null); // the test engine's own record of the first run
+
+        // in OSGi the factory's class keeps the old bundle revision's class loader reachable: it must become garbage
+        await("the old version's factory is collected").atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            System.gc();
+            return old.get() == null;
+        });
+    }
+
+    /** Registers a new 1.0.0 factory, submits the job on it and returns a weak reference to it (no strong one stays here). */
+    private java.lang.ref.WeakReference<SinkFactory> submitOnAFactoryOnlyTheRegistryHolds() {
+        SinkFactory factory = TestPlugins.discard();
+        registry.addSink(factory, V1);
+        submit(null);
+        assertThat(sinkFactoryOf(0)).isSameAs(factory);
+        return new java.lang.ref.WeakReference<>(factory);
+    }
+
+    @Test
     void aMoveDoesNotPersistTheStoppedRunAsFinished(@org.junit.jupiter.api.io.TempDir Path dir) {
         JobRegistry store = new JobRegistry(dir, JsonProvider.provider());
         NodeJobs persisted = new NodeJobs(engine, registry, JsonProvider.provider(), PluginWait.NONE, System::currentTimeMillis, store);
