@@ -97,16 +97,16 @@ class UnalignedChannelTest {
 
     @Test
     void debloaterAsksForBuffersHoldingTheTargetTimeOfThroughput() {
-        BufferDebloater d = new BufferDebloater(200, 32 * 1024);
-        assertThat(d.update(0, 1_000_000_000L, 10)).as("no estimate yet").isEqualTo(32 * 1024);
+        BufferDebloater d = new BufferDebloater(200, 32 * 1024, 0);
+        assertThat(d.update(1, 1_000_000_000L, 10)).as("no estimate yet").isEqualTo(32 * 1024);
         // 200 KB/s, 10 buffers in flight: 200 KB/s * 0.2 s / 10 = 4 KB
-        assertThat(d.update(200_000, 2_000_000_000L, 10)).isEqualTo(4000);
+        assertThat(d.update(200_001, 2_000_000_000L, 10)).isEqualTo(4000);
         // a fast consumer keeps full buffers
-        assertThat(d.update(200_000 + 500_000_000L, 3_000_000_000L, 10)).isEqualTo(32 * 1024);
+        assertThat(d.update(200_001 + 500_000_000L, 3_000_000_000L, 10)).isEqualTo(32 * 1024);
         // a stalled one never goes below the minimum
-        BufferDebloater slow = new BufferDebloater(200, 32 * 1024);
-        slow.update(0, 1, 10);
-        assertThat(slow.update(0, 1_000_000_001L, 10)).isEqualTo(BufferDebloater.MIN_BUFFER_SIZE);
+        BufferDebloater slow = new BufferDebloater(200, 32 * 1024, 0);
+        slow.update(1, 1, 10);
+        assertThat(slow.update(1, 1_000_000_001L, 10)).isEqualTo(BufferDebloater.MIN_BUFFER_SIZE);
     }
 
     @Test
