@@ -14,7 +14,9 @@ package io.weir.runtime.io.network;
  * pause, a thread not scheduled) and measures no interval. Before this rule, every queued update
  * counted as a full interval at zero throughput and halved the estimate, so a 700 ms stall shrank
  * the buffers 128 times; tiny buffers then overflowed into many overdraft buffers, which pushed the
- * computed size down further.
+ * computed size down further. A real interval in which the task thread read nothing (not
+ * scheduled, compiling, collecting garbage) still measures zero, so the size shrinks by at most
+ * half per update: from full buffers to the minimum takes 7 updates (700 ms) of low throughput.
  *
  * <p>Task thread only: updated from the consuming task's periodic mail.
  */
@@ -34,6 +36,8 @@ public final class BufferDebloater {
     private long lastNanos;
     /** Whether the task has read input, so intervals can be measured. */
     private boolean started;
+    /** The size returned by the last update, bytes. */
+    private int size;
 
     /**
      * @param targetMs in-flight data to aim for, in ms of throughput, ≥ 1
@@ -52,12 +56,14 @@ public final class BufferDebloater {
         this.targetMs = targetMs;
         this.maxBufferSize = maxBufferSize;
         this.minSampleNanos = minSampleNanos;
+        this.size = maxBufferSize;
     }
 
     /**
      * Folds one measurement into the smoothed throughput and returns the buffer size to ask for.
      * Before the task has read anything, and for a sample less than the minimum interval after the
-     * previous counted one, the estimate is left as it is.
+     * previous counted one, the estimate is left as it is. The size grows at once but shrinks to at
+     * most half of the previous update's size.
      *
      * @param consumedBytes total bytes the task has read so far (monotonic)
      * @param nowNanos the current {@link System#nanoTime()}
@@ -78,7 +84,10 @@ public final class BufferDebloater {
             lastBytes = consumedBytes;
             lastNanos = nowNanos;
         }
-        return desiredSize(buffersInFlight);
+        // shrink by at most half per update: one stalled interval is not a trend, while sustained
+        // backpressure still reaches the minimum from full buffers in 7 updates
+        size = Math.max(desiredSize(buffersInFlight), Math.max(MIN_BUFFER_SIZE, size / 2));
+        return size;
     }
 
     /** @return the smoothed throughput estimate, bytes/s, or -1 before the first measured interval */
@@ -86,7 +95,7 @@ public final class BufferDebloater {
         return throughput;
     }
 
-    /** @return the size for the current throughput estimate (the maximum before the first estimate) */
+    /** @return the size for the current throughput estimate, without the limit on shrinking (the maximum before the first estimate) */
     int desiredSize(int buffersInFlight) {
         if (throughput < 0) {
             return maxBufferSize;

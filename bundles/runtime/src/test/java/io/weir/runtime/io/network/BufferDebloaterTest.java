@@ -41,6 +41,25 @@ class BufferDebloaterTest {
     }
 
     @Test
+    void oneStalledIntervalAtMostHalvesTheSize() {
+        // the task read its first buffer, then its thread did not run for the next interval (data was queued)
+        debloater.update(32_718, 1_000 * MS, 13);
+        assertThat(debloater.update(32_718, 1_100 * MS, 13)).isEqualTo(MAX / 2);
+        // the consumer runs again at 100 MB/s: full buffers at once
+        assertThat(debloater.update(32_718 + 10_000_000, 1_200 * MS, 13)).isEqualTo(MAX);
+    }
+
+    @Test
+    void sustainedZeroThroughputReachesTheMinimumAfterSevenUpdates() {
+        debloater.update(1, 1_000 * MS, 24);
+        int[] sizes = new int[8];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = debloater.update(1, (1_100 + 100 * i) * MS, 24);
+        }
+        assertThat(sizes).containsExactly(16_384, 8_192, 4_096, 2_048, 1_024, 512, 256, 256);
+    }
+
+    @Test
     void backpressuredConsumerAsksForSmallBuffers() {
         // the bp variant's counter: 200 records/s of 1 KB = 200,000 B/s, 20 buffers queued
         long t = 1_000 * MS;
