@@ -28,7 +28,10 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     /** Buffer debloating every {@value #DEBLOAT_PERIOD_MS} ms, or null when disabled. Task thread only. */
     private final io.weir.runtime.io.network.BufferDebloater debloater;
     private static final long DEBLOAT_PERIOD_MS = 100;
+    private static final org.slf4j.Logger DEBLOAT_LOG = org.slf4j.LoggerFactory.getLogger(io.weir.runtime.io.network.BufferDebloater.class);
     private java.util.concurrent.ScheduledFuture<?> debloatTimer;
+    /** Whether a debloat mail is queued and not yet run; set by the timer thread, cleared by the task thread. */
+    private final java.util.concurrent.atomic.AtomicBoolean debloatPending = new java.util.concurrent.atomic.AtomicBoolean();
     /** Task thread only: bytes of input buffers taken so far. */
     private long consumedBytes;
     /** Task thread only: channels that delivered end-of-data. */
@@ -45,7 +48,8 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
         io.weir.core.config.Configuration config = deployment.config();
         this.debloater = config.get(io.weir.core.config.ExecutionOptions.BUFFER_DEBLOAT_ENABLED)
                 ? new io.weir.runtime.io.network.BufferDebloater(config.get(io.weir.core.config.ExecutionOptions.BUFFER_DEBLOAT_TARGET),
-                        config.get(io.weir.core.config.ExecutionOptions.BUFFER_SIZE))
+                        config.get(io.weir.core.config.ExecutionOptions.BUFFER_SIZE),
+                        java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(DEBLOAT_PERIOD_MS) / 2)
                 : null;
         this.endOfData = new boolean[gate.numberOfChannels()];
         this.valve = new io.weir.runtime.time.StatusWatermarkValve(gate.numberOfChannels(),
@@ -71,11 +75,26 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     protected SnapshotParticipant headParticipant() {
         barrierHandler = services.barrierHandlers().create(this, deployment.config(), toString());
         if (debloater != null) {
-            debloatTimer = services.timers().scheduleAtFixedRate(() -> mailbox.put(new io.weir.runtime.mailbox.Mail("debloat buffers",
-                    () -> gate.setDesiredBufferSize(debloater.update(consumedBytes, System.nanoTime(), gate.buffersInFlight())))),
-                    DEBLOAT_PERIOD_MS, DEBLOAT_PERIOD_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            debloatTimer = services.timers().scheduleAtFixedRate(() -> {
+                // one update at a time: updates queued behind a stalled task thread would measure nothing
+                if (debloatPending.compareAndSet(false, true)) {
+                    mailbox.put(new io.weir.runtime.mailbox.Mail("debloat buffers", this::debloat));
+                }
+            }, DEBLOAT_PERIOD_MS, DEBLOAT_PERIOD_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
         return null;
+    }
+
+    /** The periodic debloat step: measures, then asks the producers for the computed buffer size. Task thread only. */
+    private void debloat() {
+        debloatPending.set(false);
+        int inFlight = gate.buffersInFlight();
+        int size = debloater.update(consumedBytes, System.nanoTime(), inFlight);
+        if (DEBLOAT_LOG.isDebugEnabled()) {
+            DEBLOAT_LOG.debug("Task {} of job {}: debloat consumed={} B, in flight={} buffers, throughput={} B/s, buffer size {} B",
+                    taskId(), deployment.jobName(), consumedBytes, inFlight, Math.round(debloater.throughput()), size);
+        }
+        gate.setDesiredBufferSize(size);
     }
 
     @Override

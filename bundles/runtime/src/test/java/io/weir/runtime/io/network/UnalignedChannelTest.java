@@ -97,16 +97,28 @@ class UnalignedChannelTest {
 
     @Test
     void debloaterAsksForBuffersHoldingTheTargetTimeOfThroughput() {
-        BufferDebloater d = new BufferDebloater(200, 32 * 1024);
-        assertThat(d.update(0, 1_000_000_000L, 10)).as("no estimate yet").isEqualTo(32 * 1024);
-        // 200 KB/s, 10 buffers in flight: 200 KB/s * 0.2 s / 10 = 4 KB
-        assertThat(d.update(200_000, 2_000_000_000L, 10)).isEqualTo(4000);
-        // a fast consumer keeps full buffers
-        assertThat(d.update(200_000 + 500_000_000L, 3_000_000_000L, 10)).isEqualTo(32 * 1024);
+        BufferDebloater d = new BufferDebloater(200, 32 * 1024, 0);
+        assertThat(d.update(1, 1_000_000_000L, 10)).as("no estimate yet").isEqualTo(32 * 1024);
+        // 200 KB/s, 10 buffers in flight: 200 KB/s * 0.2 s / 10 = 4 KB, reached by halving from 32 KB
+        long bytes = 1;
+        long t = 1_000_000_000L;
+        int[] sizes = new int[4];
+        for (int i = 0; i < sizes.length; i++) {
+            bytes += 200_000;
+            t += 1_000_000_000L;
+            sizes[i] = d.update(bytes, t, 10);
+        }
+        assertThat(sizes).containsExactly(16 * 1024, 8 * 1024, 4096, 4000);
+        // a fast consumer gets full buffers back at once
+        assertThat(d.update(bytes + 1_000_000_000L, t + 1_000_000_000L, 10)).isEqualTo(32 * 1024);
         // a stalled one never goes below the minimum
-        BufferDebloater slow = new BufferDebloater(200, 32 * 1024);
-        slow.update(0, 1, 10);
-        assertThat(slow.update(0, 1_000_000_001L, 10)).isEqualTo(BufferDebloater.MIN_BUFFER_SIZE);
+        BufferDebloater slow = new BufferDebloater(200, 32 * 1024, 0);
+        slow.update(1, 1, 10);
+        int size = 0;
+        for (int i = 1; i <= 10; i++) {
+            size = slow.update(1, 1 + i * 1_000_000_000L, 10);
+        }
+        assertThat(size).isEqualTo(BufferDebloater.MIN_BUFFER_SIZE);
     }
 
     @Test
