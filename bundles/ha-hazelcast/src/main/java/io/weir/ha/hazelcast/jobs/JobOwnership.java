@@ -84,6 +84,12 @@ public final class JobOwnership implements AutoCloseable {
     private boolean quorate = true;
     /** No starts, reclaims or leader assignments right after this node may have been cut off (a pause, a lost lease). */
     private final TakeoverHold hold;
+    /**
+     * How long a hold lasts, s: {@code max-no-heartbeat} (the others remove a silent member; the woken one, hearing from
+     * nobody, suspects them as long after its restart of the heartbeat clock), plus one heartbeat period (its next check),
+     * plus 1 s margin: 5 s by default.
+     */
+    private final long holdSeconds;
     /** Loop thread only: when the previous tick ended ({@link #nanos}), 0 before the first. */
     private long lastTickEnd;
     /** Watchdog thread only: when the previous check ended ({@link #nanos}), 0 before the first. */
@@ -122,8 +128,8 @@ public final class JobOwnership implements AutoCloseable {
         this.starter = starter;
         this.nanos = nanos;
         this.stopAfterNanos = TimeUnit.SECONDS.toNanos(settings.maxNoHeartbeatSeconds() - 1);
-        this.hold = new TakeoverHold(nanos, TimeUnit.MILLISECONDS.toNanos(PAUSE_GAP_MS),
-                TimeUnit.SECONDS.toNanos(settings.maxNoHeartbeatSeconds() + 1));
+        this.holdSeconds = settings.maxNoHeartbeatSeconds() + settings.heartbeatSeconds() + 1;
+        this.hold = new TakeoverHold(nanos, TimeUnit.MILLISECONDS.toNanos(PAUSE_GAP_MS), TimeUnit.SECONDS.toNanos(holdSeconds));
     }
 
     /** Starts the loops once the member is up. */
@@ -145,8 +151,7 @@ public final class JobOwnership implements AutoCloseable {
         long now = nanos.getAsLong();
         if (lastWatchEnd != 0 && hold.sawGap(now - lastWatchEnd - TimeUnit.MILLISECONDS.toNanos(WATCHDOG_MS))) {
             LOG.warn("This node did not run for {} ms (paused?): it starts, reclaims and assigns no job for {} s, until the"
-                    + " others have removed it if they did", TimeUnit.NANOSECONDS.toMillis(now - lastWatchEnd),
-                    settings.maxNoHeartbeatSeconds() + 1);
+                    + " others have removed it if they did", TimeUnit.NANOSECONDS.toMillis(now - lastWatchEnd), holdSeconds);
         }
         try {
             check(hz, now);
@@ -198,7 +203,7 @@ public final class JobOwnership implements AutoCloseable {
         long start = nanos.getAsLong();
         if (lastTickEnd != 0 && hold.sawGap(start - lastTickEnd - TimeUnit.MILLISECONDS.toNanos(TICK_MS))) {
             LOG.warn("This node's job loop did not run for {} ms (paused?): it starts, reclaims and assigns no job for {} s",
-                    TimeUnit.NANOSECONDS.toMillis(start - lastTickEnd), settings.maxNoHeartbeatSeconds() + 1);
+                    TimeUnit.NANOSECONDS.toMillis(start - lastTickEnd), holdSeconds);
         }
         try {
             reconcile(hz);

@@ -13,8 +13,9 @@ import java.util.function.LongSupplier;
  * stale copies of the maps. Seen in HaFailoverIT's zombie test: 0.2 s after {@code kill -CONT} the former owner, still
  * seeing 2 of 3 members, "reclaimed" the job under epoch 2 in its own copy, the epoch the new owner was already running
  * under; had it started the run, equal epochs pass the fencing and both would have committed. Within {@code holdNanos}
- * (chosen: {@code max-no-heartbeat} + 1 s) the others have removed a member silent for {@code max-no-heartbeat}, and it has
- * noticed (it sees a minority, or merges back under a new member id, which no job store entry names).
+ * (chosen: {@code max-no-heartbeat} + one heartbeat period + 1 s) the others have removed a member silent for
+ * {@code max-no-heartbeat}, and it has noticed (it sees a minority, or merges back under a new member id, which no job
+ * store entry names).
  *
  * <p>Thread-safe: the deadline is an atomic, on the monotonic clock {@code nanos}.
  */
