@@ -31,6 +31,9 @@ def free_port():
         return s.getsockname()[1]
 
 
+# SIGTERM (and SIGINT, ignored in a background job) runs the cleanup below: no node process outlives the script
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
 rest = [free_port() for _ in range(3)]
 member = [free_port() for _ in range(3)]
 members = ",".join(f"127.0.0.1:{p}" for p in member)
