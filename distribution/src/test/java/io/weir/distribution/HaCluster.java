@@ -178,17 +178,55 @@ final class HaCluster implements AutoCloseable {
     /** @return every checkpoint completion logged by any start of any node, in completion-time order */
     List<Completion> completions() throws IOException {
         List<Completion> all = new ArrayList<>();
-        try (var files = Files.list(work)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().matches("n\\d+-\\d+-stderr\\.txt")).toList()) {
-                Matcher m = COMPLETED.matcher(Files.readString(f));
-                while (m.find()) {
-                    all.add(new Completion(m.group(1), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-                            Long.parseLong(m.group(4)), f.getFileName().toString()));
-                }
+        for (Path f : stderrFiles()) {
+            Matcher m = COMPLETED.matcher(Files.readString(f));
+            while (m.find()) {
+                all.add(new Completion(m.group(1), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                        Long.parseLong(m.group(4)), f.getFileName().toString()));
             }
         }
         all.sort(java.util.Comparator.comparingLong(Completion::atMillis).thenComparingLong(Completion::checkpointId));
         return all;
+    }
+
+    /**
+     * @param regex what a line must contain (a {@link Pattern} found anywhere in it)
+     * @return the matching log lines of every start's stderr, each prefixed with its file and followed by its exception
+     *         and causes (without stack frames), ordered by their time of day (the lines' {@code HH:mm:ss.SSS} prefix; a
+     *         run does not cross midnight)
+     */
+    List<String> timeline(String regex) throws IOException {
+        Pattern p = Pattern.compile(regex);
+        List<String> lines = new ArrayList<>();
+        for (Path f : stderrFiles()) {
+            String node = f.getFileName().toString().replace("-stderr.txt", "");
+            StringBuilder entry = null;
+            for (String line : Files.readAllLines(f)) {
+                if (line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*")) {
+                    if (entry != null) {
+                        lines.add(entry.toString());
+                    }
+                    entry = p.matcher(line).find()
+                            ? new StringBuilder(line.substring(0, 12) + " " + node + " " + line.substring(13, Math.min(line.length(), 300)))
+                            : null;
+                } else if (entry != null && !line.isBlank() && !line.stripLeading().startsWith("at ")
+                        && !line.stripLeading().startsWith("...")) {
+                    entry.append(" | ").append(line.strip(), 0, Math.min(line.strip().length(), 300)); // exception and causes
+                }
+            }
+            if (entry != null) {
+                lines.add(entry.toString());
+            }
+        }
+        lines.sort(null);
+        return lines;
+    }
+
+    /** @return the stderr file of every start of every node */
+    private List<Path> stderrFiles() throws IOException {
+        try (var files = Files.list(work)) {
+            return files.filter(p -> p.getFileName().toString().matches("n\\d+-\\d+-stderr\\.txt")).toList();
+        }
     }
 
     /** @return the stderr of node {@code i}'s latest start */

@@ -10,6 +10,7 @@ import io.weir.core.coordination.CheckpointCoordinatorContext;
 import io.weir.core.coordination.CheckpointCoordinatorGateway;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import io.weir.core.coordination.TaskCheckpointGateway;
+import io.weir.core.ha.CheckpointPossiblyStoredException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -347,6 +348,12 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
             } else {
                 discarder.addToStore(context.store(), cp);
             }
+        } catch (CheckpointPossiblyStoredException e) {
+            // another owner may restore from it (a fenced former owner whose write was applied): commit nothing, delete nothing
+            LOG.warn("Checkpoint {} of job {} does not complete in this run, and its files are kept (the store may hold it): {}",
+                    id, jobName, e.getMessage());
+            abort(p, CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE, e, false);
+            return;
         } catch (Exception e) {
             abort(p, CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE, new IllegalStateException(
                     "cannot add checkpoint " + id + " of job " + jobName + " to the completed checkpoint store", e));
@@ -401,6 +408,11 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
     }
 
     private void abort(PendingCheckpoint p, CheckpointFailureReason reason, Throwable cause) {
+        abort(p, reason, cause, true);
+    }
+
+    /** @param discardFiles false when the checkpoint's files may still be referenced (a store that may hold it) */
+    private void abort(PendingCheckpoint p, CheckpointFailureReason reason, Throwable cause, boolean discardFiles) {
         if (p.isDisposed()) {
             return;
         }
@@ -413,7 +425,9 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         } else {
             LOG.info("Checkpoint {} of job {} aborted: {}", id, jobName, reason.message());
         }
-        discarder.discard(id);
+        if (discardFiles) {
+            discarder.discard(id);
+        }
         notifier.notifyAborted(p.plan().tasksToCommit(), id);
         CheckpointException error = cause instanceof CheckpointException ce && ce.reason() == reason ? ce
                 : new CheckpointException(reason, "(checkpoint " + id + " of job " + jobName + ")", cause);

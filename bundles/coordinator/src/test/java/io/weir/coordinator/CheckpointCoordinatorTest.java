@@ -37,13 +37,19 @@ class CheckpointCoordinatorTest {
     private CheckpointCoordinator coordinator;
 
     private CheckpointCoordinator start(Map<String, Object> options) {
+        return start(options, s -> s);
+    }
+
+    /** @param storeSeen what the coordinator is given instead of {@link #store} (a wrapper of it) */
+    private CheckpointCoordinator start(Map<String, Object> options,
+            java.util.function.UnaryOperator<io.weir.core.ha.CompletedCheckpointStore> storeSeen) {
         Map<String, Object> all = new HashMap<>(Map.of("execution.checkpointing.timeout", "10 s"));
         all.putAll(options);
         Configuration config = new Configuration(all);
         store = new StandaloneCompletedCheckpointStore("flight-delays", config.get(io.weir.core.config.CheckpointingOptions.NUM_RETAINED));
         CheckpointCoordinatorContext ctx = new CheckpointCoordinatorContext("flight-delays", config,
                 List.of(new OperatorInfo("src", 2, 128), new OperatorInfo("map", 2, 128)), job::gateways,
-                job.storage, counter, store, hooks, job.jobFailures::add, job.stats);
+                job.storage, counter, storeSeen.apply(store), hooks, job.jobFailures::add, job.stats);
         coordinator = new CheckpointCoordinator(ctx, timer);
         job.responder = coordinator;
         return coordinator;
@@ -373,6 +379,42 @@ class CheckpointCoordinatorTest {
         assertThat(job.eventsStartingWith("complete ")).isEmpty();
         assertThat(store.getLatestCheckpoint()).isEmpty();
         assertThat(job.jobFailures).hasSize(1);
+    }
+
+    /**
+     * A fenced former owner whose ADD may have been applied before the new owner claimed the store (issue 9): the new
+     * owner may restore from that checkpoint, so this run must neither commit it nor delete its files.
+     */
+    @Test
+    void aCheckpointTheStoreMayHoldIsAbortedWithoutCommittingOrDiscardingItsFiles() {
+        start(Map.of("execution.checkpointing.tolerable-failed-checkpoints", 5), s -> new io.weir.core.ha.CompletedCheckpointStore() {
+            @Override
+            public void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint,
+                    java.util.function.Consumer<CompletedCheckpoint> onSubsumed) {
+                throw new io.weir.core.ha.CheckpointPossiblyStoredException("job flight-delays: checkpoint "
+                        + checkpoint.checkpointId() + " reached the store, which a newer owner claimed", null);
+            }
+
+            @Override
+            public java.util.Optional<CompletedCheckpoint> getLatestCheckpoint() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public List<CompletedCheckpoint> getAllCheckpoints() {
+                return List.of();
+            }
+
+            @Override
+            public int getMaxNumberOfRetainedCheckpoints() {
+                return 1;
+            }
+        });
+        CompletableFuture<CompletedCheckpoint> f = trigger(CheckpointTriggerKind.MANUAL);
+        assertThat(reasonOf(f)).isEqualTo(CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE);
+        assertThat(job.eventsStartingWith("discard")).as("files another owner may restore from").isEmpty();
+        assertThat(job.eventsStartingWith("complete ")).isEmpty();
+        assertThat(job.eventsStartingWith("abort ")).hasSize(4);
     }
 
     // ------------------------------------------------------------------ failure modes

@@ -17,6 +17,8 @@ public interface CompletedCheckpointStore {
      * @param checkpoint the new checkpoint, with an id higher than every stored one
      * @param onSubsumed called with each removed checkpoint so its files can be discarded
      * @throws IllegalArgumentException if the id is not higher than the latest stored
+     * @throws CheckpointPossiblyStoredException if the checkpoint must not complete here although the store may hold it
+     *         (the caller aborts it but keeps its files)
      */
     void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint, Consumer<CompletedCheckpoint> onSubsumed) throws Exception;
 

@@ -3,6 +3,7 @@ package io.weir.ha.hazelcast.checkpoint;
 import com.hazelcast.map.IMap;
 import io.weir.core.checkpoint.CheckpointMetadata;
 import io.weir.core.checkpoint.CompletedCheckpoint;
+import io.weir.core.ha.CheckpointPossiblyStoredException;
 import io.weir.core.ha.CompletedCheckpointStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,8 +117,10 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
     /**
      * {@inheritDoc}
      *
-     * @throws FencedWriteException if a newer owner claimed the store, or this node stopped the run (its lease lapsed):
-     *         the checkpoint does not complete and nothing it subsumed is discarded
+     * @throws FencedWriteException if a newer owner claimed the store, or this node stopped the run (its lease lapsed),
+     *         and the store does not hold the checkpoint: it does not complete and nothing it subsumed is discarded
+     * @throws CheckpointPossiblyStoredException if the checkpoint must not complete here (the lease lapsed, or the ADD's
+     *         outcome stayed unknown) but the store may hold it, so a newer owner may restore from it: its files must stay
      */
     @Override
     public void addCheckpointAndSubsumeOldest(CompletedCheckpoint checkpoint, Consumer<CompletedCheckpoint> onSubsumed) {
@@ -128,12 +131,18 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
             throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId(), epoch, result.storedEpoch());
         }
         if (!leaseHeld.getAsBoolean() && !result.notNewer()) {
-            // applied, but the run was stopped meanwhile: another side may already restore from an older checkpoint, so
-            // the checkpoint must not complete (no 2PC commit) and what it subsumed keeps its files; the caller discards
-            // this checkpoint's files, so the entry is put back as it was
-            retract(stored, result.subsumed());
-            throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId() + " (its ADD applied after"
-                    + " the run was stopped)", epoch);
+            // applied, but the run was stopped meanwhile (or this process was paused past its lease between sending and
+            // reading the answer): the checkpoint must not complete here (no 2PC commit). If the entry can be put back,
+            // nobody restores from it and the caller may discard its files; if not, a newer owner claimed the store with
+            // this checkpoint in it and may restore from it, so its files must stay
+            if (retract(stored, result.subsumed())) {
+                throw new FencedWriteException(jobName, "completing checkpoint " + checkpoint.checkpointId()
+                        + " (its ADD applied after the run was stopped)", epoch);
+            }
+            throw new CheckpointPossiblyStoredException("job " + jobName + ": checkpoint " + checkpoint.checkpointId()
+                    + " reached the completed store under epoch " + epoch + ", but this node's lease lapsed before the answer"
+                    + " came and the store has moved on (a newer owner may restore from it): it does not complete here and"
+                    + " its files are kept", null);
         }
         if (result.notNewer()) {
             throw new IllegalArgumentException("job " + jobName + ": checkpoint " + checkpoint.checkpointId()
@@ -164,7 +173,13 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
         RuntimeException last = null;
         for (int attempt = 1; attempt <= ADD_ATTEMPTS; attempt++) {
             if (!leaseHeld.getAsBoolean()) {
-                throw new FencedWriteException(jobName, "completing checkpoint " + stored.checkpointId(), epoch);
+                if (attempt == 1) {
+                    throw new FencedWriteException(jobName, "completing checkpoint " + stored.checkpointId(), epoch);
+                }
+                // an earlier attempt may have been applied before a newer owner claimed the store
+                throw new CheckpointPossiblyStoredException("job " + jobName + ": checkpoint " + stored.checkpointId()
+                        + " may be in the completed store (an ADD under epoch " + epoch + " failed without an answer), and this"
+                        + " node's lease lapsed meanwhile: it does not complete here and its files are kept", last);
             }
             try {
                 StoreProcessor.Result r = map.executeOnKey(jobName, new StoreProcessor(StoreProcessor.Op.ADD, epoch, stored,
@@ -184,18 +199,22 @@ public final class HazelcastCompletedCheckpointStore implements CompletedCheckpo
                         jobName, stored.checkpointId(), attempt, ADD_ATTEMPTS, e.toString());
             }
         }
-        throw new IllegalStateException("job " + jobName + ": checkpoint " + stored.checkpointId() + " could not be added to the"
-                + " completed store in " + ADD_ATTEMPTS + " attempts; its outcome is unknown", last);
+        throw new CheckpointPossiblyStoredException("job " + jobName + ": checkpoint " + stored.checkpointId() + " could not be"
+                + " added to the completed store in " + ADD_ATTEMPTS + " attempts; its outcome is unknown, so it does not complete"
+                + " and its files are kept", last);
     }
 
-    private void retract(StoredCheckpoint added, List<StoredCheckpoint> subsumed) {
+    /** @return whether the entry was put back as before {@code added} (false: the store moved on, or the call failed) */
+    private boolean retract(StoredCheckpoint added, List<StoredCheckpoint> subsumed) {
         try {
             boolean undone = map.executeOnKey(jobName, new StoreRetraction(epoch, added.checkpointId(), subsumed));
             LOG.warn("Job {}: checkpoint {} reached the completed store after this node stopped its run under epoch {}; {}", jobName,
                     added.checkpointId(), epoch, undone ? "taken out again" : "the store has moved on (nothing to take out)");
+            return undone;
         } catch (RuntimeException e) {
             LOG.warn("Job {}: checkpoint {} reached the completed store after this node stopped its run under epoch {}, and taking"
                     + " it out failed: {}", jobName, added.checkpointId(), epoch, e.toString());
+            return false;
         }
     }
 

@@ -63,10 +63,20 @@ public final class JobLeases implements JobEpochs {
         held.put(jobName, new Lease(epoch, validUntilNanos));
     }
 
-    /** Moves the deadline of the lease on {@code jobName} under {@code epoch} to {@code validUntilNanos} if that is later. */
-    void extend(String jobName, long epoch, long validUntilNanos) {
-        held.computeIfPresent(jobName, (name, lease) -> lease.epoch() == epoch && validUntilNanos - lease.validUntilNanos() > 0
-                ? new Lease(epoch, validUntilNanos) : lease);
+    /**
+     * Moves the deadline of the lease on {@code jobName} under {@code epoch} to {@code validUntilNanos} if that is later,
+     * but only while the lease still holds: a lease past its deadline is lost for good, whatever a renewal answers. Why: a
+     * process woken from a pause (kill -STOP, a long GC) still has its old cluster view for a moment, so a renewal it sends
+     * then can be applied to its own stale copy of the job store and answer "still yours" although another node took the
+     * job meanwhile; only a new assignment (under a new epoch) gives the job back.
+     *
+     * @return whether the lease holds and was moved (or already ran that long)
+     */
+    boolean extend(String jobName, long epoch, long validUntilNanos) {
+        long now = nanos.getAsLong();
+        Lease after = held.computeIfPresent(jobName, (name, lease) -> lease.epoch() == epoch && now - lease.validUntilNanos() < 0
+                && validUntilNanos - lease.validUntilNanos() > 0 ? new Lease(epoch, validUntilNanos) : lease);
+        return after != null && after.epoch() == epoch && now - after.validUntilNanos() < 0;
     }
 
     /** Drops the lease on {@code jobName} if it is the one of {@code epoch}. */

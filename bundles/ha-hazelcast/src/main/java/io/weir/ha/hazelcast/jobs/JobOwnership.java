@@ -33,7 +33,9 @@ import java.util.function.LongSupplier;
  * primary copy) and stops a run whose last successful renewal started more than {@code max-no-heartbeat − 1} s ago,
  * measured on its own monotonic clock; so the assumptions are clock <em>rates</em> agreeing within that 1 s margin
  * and a renewal reaching the majority's copy whenever heartbeats do. A paused process (GC, {@code kill -STOP}) cannot
- * stop anything: fencing covers that case (every counter and store write carries the epoch).
+ * stop anything: fencing covers that case (every counter and store write carries the epoch). On waking, its view may be
+ * stale for a moment, so a lapsed lease is never renewed ({@link JobLeases#extend}) and it takes no job for a while
+ * ({@link TakeoverHold}).
  *
  * <p>Split-brain: a member that sees fewer than a majority of the configured members stops all its runs and assigns
  * nothing.
@@ -74,6 +76,20 @@ public final class JobOwnership implements AutoCloseable {
     private final ScheduledExecutorService renewer = daemon("weir-cluster-lease-renewer");
     /** Loop thread only: whether the last tick saw a majority (for logging changes once). */
     private boolean quorate = true;
+    /** No starts, reclaims or leader assignments right after this node may have been cut off (paused). */
+    private final TakeoverHold hold;
+    /**
+     * How long a hold lasts, s: {@code max-no-heartbeat} (the others remove a silent member; the woken one, hearing from
+     * nobody, suspects them as long after its restart of the heartbeat clock), plus one heartbeat period (its next check),
+     * plus 1 s margin: 5 s by default.
+     */
+    private final long holdSeconds;
+    /** Loop thread only: when the previous tick ended ({@link #nanos}), 0 before the first. */
+    private long lastTickEnd;
+    /** Watchdog thread only: when the previous check ended ({@link #nanos}), 0 before the first. */
+    private long lastWatchEnd;
+    /** Loop thread only: whether the last tick was held (for logging changes once). */
+    private boolean wasHeld;
 
     /** This node's run of one job under one epoch. */
     private static final class LocalRun {
@@ -106,6 +122,13 @@ public final class JobOwnership implements AutoCloseable {
         this.starter = starter;
         this.nanos = nanos;
         this.stopAfterNanos = TimeUnit.SECONDS.toNanos(settings.maxNoHeartbeatSeconds() - 1);
+        this.holdSeconds = settings.maxNoHeartbeatSeconds() + settings.heartbeatSeconds() + 1;
+        // a pause of P is heard as silence of up to P + one heartbeat period; the others remove a member after
+        // max-no-heartbeat of silence: a gap from half a second below max-no-heartbeat - heartbeat on may have cost the
+        // membership (1.5 s by default; gaps of 1.1-1.4 s are common at load 50 on 2 cores and cost nothing)
+        long pauseGapMs = TimeUnit.SECONDS.toMillis(settings.maxNoHeartbeatSeconds() - settings.heartbeatSeconds()) - 500;
+        this.hold = new TakeoverHold(nanos, TimeUnit.MILLISECONDS.toNanos(Math.max(500, pauseGapMs)),
+                TimeUnit.SECONDS.toNanos(holdSeconds));
     }
 
     /** Starts the loops once the member is up. */
@@ -125,6 +148,18 @@ public final class JobOwnership implements AutoCloseable {
 
     private void watch(HazelcastInstance hz) {
         long now = nanos.getAsLong();
+        if (lastWatchEnd != 0 && hold.sawGap(now - lastWatchEnd - TimeUnit.MILLISECONDS.toNanos(WATCHDOG_MS))) {
+            LOG.warn("This node did not run for {} ms (paused?): it starts, reclaims and assigns no job for {} s, until the"
+                    + " others have removed it if they did", TimeUnit.NANOSECONDS.toMillis(now - lastWatchEnd), holdSeconds);
+        }
+        try {
+            check(hz, now);
+        } finally {
+            lastWatchEnd = nanos.getAsLong();
+        }
+    }
+
+    private void check(HazelcastInstance hz, long now) {
         int seen = hz.getCluster().getMembers().size();
         for (LocalRun run : runs.values()) {
             if (seen < settings.quorum()) {
@@ -147,8 +182,13 @@ public final class JobOwnership implements AutoCloseable {
                 if (error != null) {
                     LOG.debug("Renewing the lease of job {} (epoch {}) failed: {}", run.name, run.epoch, error.toString());
                 } else if (result.ok()) {
-                    run.renewedAt = Math.max(run.renewedAt, sent);
-                    leases.extend(run.name, run.epoch, sent + stopAfterNanos);
+                    if (leases.extend(run.name, run.epoch, sent + stopAfterNanos)) {
+                        run.renewedAt = Math.max(run.renewedAt, sent);
+                    } else {
+                        // lapsed before the answer (e.g. paused): a stale view may have answered; the watchdog stops the run
+                        LOG.warn("Job {} (epoch {}): a renewal answered after this node's lease had lapsed; not renewed", run.name,
+                                run.epoch);
+                    }
                 } else {
                     stop(run, "the job store no longer gives it to this node under epoch " + run.epoch + " (now: "
                             + describe(result.job()) + ")", result.job() != null && result.job().status() == ClusterJobStatus.CANCELED);
@@ -158,6 +198,19 @@ public final class JobOwnership implements AutoCloseable {
     }
 
     private void tick(HazelcastInstance hz) {
+        long start = nanos.getAsLong();
+        if (lastTickEnd != 0 && hold.sawGap(start - lastTickEnd - TimeUnit.MILLISECONDS.toNanos(TICK_MS))) {
+            LOG.warn("This node's job loop did not run for {} ms (paused?): it starts, reclaims and assigns no job for {} s",
+                    TimeUnit.NANOSECONDS.toMillis(start - lastTickEnd), holdSeconds);
+        }
+        try {
+            reconcile(hz);
+        } finally {
+            lastTickEnd = nanos.getAsLong();
+        }
+    }
+
+    private void reconcile(HazelcastInstance hz) {
         List<Member> members = new ArrayList<>(hz.getCluster().getMembers());
         boolean majority = members.size() >= settings.quorum();
         if (majority != quorate) {
@@ -169,12 +222,21 @@ public final class JobOwnership implements AutoCloseable {
         if (!majority) {
             return; // the watchdog stops the runs
         }
+        boolean held = hold.held();
+        if (held != wasHeld) {
+            LOG.info(held ? "Taking no job while this node may still be cut off (after a pause)"
+                    : "This node takes jobs again");
+            wasHeld = held;
+        }
         String self = hz.getCluster().getLocalMember().getUuid().toString();
         ClusterJobStore store = new ClusterJobStore(hz);
         List<ClusterJob> jobs = store.all();
         for (ClusterJob job : jobs) {
             LocalRun run = runs.get(job.name());
             boolean mine = job.status() == ClusterJobStatus.RUNNING && self.equals(job.owner());
+            if (run == null && (held || hold.held())) {
+                continue; // stopping is always safe; taking is not, on a view that may be stale
+            }
             if (mine && run == null && abandoned.getOrDefault(job.name(), -1L) == job.epoch()) {
                 if (store.assign(job.name(), job.epoch(), self, settings.nodeUrl())) {
                     LOG.info("Job {} reclaimed by this node under epoch {} (its run under epoch {} was stopped)", job.name(),
@@ -186,7 +248,7 @@ public final class JobOwnership implements AutoCloseable {
                 stop(run, "the job store says " + describe(job), job.status() == ClusterJobStatus.CANCELED);
             }
         }
-        if (members.get(0).localMember()) {
+        if (members.get(0).localMember() && !held && !hold.held()) {
             List<MemberRef> refs = members.stream()
                     .map(m -> new MemberRef(m.getUuid().toString(), String.valueOf(m.getAttribute(ClusterMember.URL_ATTRIBUTE))))
                     .toList();

@@ -70,6 +70,44 @@ class StoppedRunCompletesNothingTest {
         assertThat(discarded).as("checkpoint 20, subsumed by the taken-out 22, keeps its files").isEmpty();
     }
 
+    /**
+     * The zombie race of issue 9: the owner's ADD is applied, then the process is paused (kill -STOP) before it reads the
+     * answer; meanwhile its lease expires and the new owner claims the store, which holds that checkpoint, and restores from
+     * it. On waking the former owner must not complete the checkpoint, and must not have its files discarded either: before
+     * the fix it threw a {@link FencedWriteException}, on which the coordinator deletes the checkpoint's files, the very
+     * files the new owner's restore (and any restore until its next checkpoint) reads.
+     */
+    @Test
+    void anAddAppliedBeforeAPauseWhileANewOwnerClaimedTheStoreIsNeitherCompletedNorDiscarded() throws Exception {
+        IMap<String, StoreState> map = members.get(0).getMap(HazelcastCheckpointRecoveryFactory.STORE_MAP);
+        AtomicInteger checks = new AtomicInteger();
+        AtomicBoolean pauseAfterSend = new AtomicBoolean(false);
+        List<HazelcastCompletedCheckpointStore> newOwner = new ArrayList<>();
+        HazelcastCompletedCheckpointStore zombie = new HazelcastCompletedCheckpointStore("job-d", map, 7, 1,
+                StoppedRunCompletesNothingTest::metadataAt, () -> {
+                    if (pauseAfterSend.get() && checks.incrementAndGet() > 1) {
+                        // the point where the paused process wakes: the new owner has claimed the store meanwhile
+                        if (newOwner.isEmpty()) {
+                            newOwner.add(new HazelcastCompletedCheckpointStore("job-d", map, 8, 1,
+                                    StoppedRunCompletesNothingTest::metadataAt));
+                        }
+                        return false;
+                    }
+                    return true;
+                });
+        List<Long> discarded = new ArrayList<>();
+        zombie.addCheckpointAndSubsumeOldest(completed(40), cp -> discarded.add(cp.checkpointId()));
+
+        pauseAfterSend.set(true);
+        assertThatThrownBy(() -> zombie.addCheckpointAndSubsumeOldest(completed(41), cp -> discarded.add(cp.checkpointId())))
+                .isInstanceOf(io.weir.core.ha.CheckpointPossiblyStoredException.class)
+                .hasMessageContaining("checkpoint 41").hasMessageContaining("files are kept");
+        assertThat(newOwner).as("the new owner claimed the store during the pause").hasSize(1);
+        assertThat(newOwner.get(0).getLatestCheckpoint()).map(CompletedCheckpoint::checkpointId).contains(41L);
+        assertThat(map.get("job-d").epoch()).isEqualTo(8);
+        assertThat(discarded).as("checkpoint 40 was subsumed in the store: the new owner's to discard, not the zombie's").isEmpty();
+    }
+
     @Test
     void aNewestCheckpointWhoseFilesAreGoneIsPassedOverForTheOneBefore() throws Exception {
         IMap<String, StoreState> map = members.get(0).getMap(HazelcastCheckpointRecoveryFactory.STORE_MAP);

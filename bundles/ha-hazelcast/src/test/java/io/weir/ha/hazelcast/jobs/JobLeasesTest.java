@@ -20,6 +20,19 @@ class JobLeasesTest {
         assertThat(leases.epochOf("j")).as("still named until released").isEqualTo(4);
     }
 
+    /**
+     * The zombie of issue 9: after kill -CONT the renewer may run before the watchdog, and its RENEW can be answered "ok" by
+     * the woken process's own stale copy of the job store (seen in HaFailoverIT: the woken node still saw 2 of 3 members
+     * and even reclaimed the job). That answer must not revive the lapsed lease.
+     */
+    @Test
+    void aRenewalAnsweredAfterTheDeadlineDoesNotReviveTheLease() {
+        leases.hold("j", 4, 3_000);
+        now.set(8_700); // woke from a 5.7 s pause
+        leases.extend("j", 4, 8_600 + 2_000); // a renewal sent after waking, answered by a stale copy
+        assertThat(leases.holds("j", 4)).isFalse();
+    }
+
     @Test
     void aRenewalMovesTheDeadlineOnlyForwardAndOnlyForItsEpoch() {
         leases.hold("j", 4, 3_000);
