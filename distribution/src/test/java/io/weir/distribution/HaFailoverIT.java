@@ -38,11 +38,13 @@ class HaFailoverIT {
     private static final int KILLS = 10;
     private static final Duration FINISH = Duration.ofMinutes(20);
     /**
-     * Pause per record of the two jobs' aggregates (6,000 records per subtask): they must outlive ten kill-and-restart
-     * cycles. 50 ms (5 min) suffices where a cycle takes up to ~25 s (measured: 20-35 s per cycle at load 20-33 on 2
-     * cores, most of it the restarted node joining); on a more heavily loaded machine pass {@code -Dha.it.sleep-ms=100}.
+     * Pause per record of the jobs' aggregates, so that records flow while nodes are killed. Whether a job outlives the
+     * kills does not depend on it: each job's file source is held by its {@code release-file} ({@link #GATE_STEP} more
+     * records after every kill, never the whole file before the last kill) and released in full only after the kills.
      */
-    private static final int SLEEP_MS = Integer.getInteger("ha.it.sleep-ms", 50);
+    private static final int SLEEP_MS = Integer.getInteger("ha.it.sleep-ms", 20);
+    /** Records each job's gate releases at the start and after every kill: 1,000 (of 12,000; 11,000 after the 10th kill). */
+    private static final int GATE_STEP = 1_000;
     /**
      * Unaligned checkpoints: with aligned ones a barrier waits behind every queued record (sleeping per record), so a
      * restored run's first checkpoint took minutes under load; what is tested here is ownership, not alignment.
@@ -72,10 +74,14 @@ class HaFailoverIT {
         Path checkpoints = work.resolve("checkpoints");
         Map<String, WeirProcesses.Truth> truthA = WeirProcesses.writeFlights(work.resolve("a.jsonl"), 12_000, 11);
         Map<String, WeirProcesses.Truth> truthB = WeirProcesses.writeFlights(work.resolve("b.jsonl"), 12_000, 22);
-        Path jobA = WeirProcesses.writeFlightJob("a.json", "ha-a", work.resolve("a.jsonl"), checkpoints, work.resolve("out-a"), SLEEP_MS, 2,
-                JOB_CONFIG);
-        Path jobB = WeirProcesses.writeFlightJob("b.json", "ha-b", work.resolve("b.jsonl"), checkpoints, work.resolve("out-b"), SLEEP_MS, 2,
-                JOB_CONFIG);
+        Path gateA = work.resolve("release-a");
+        Path gateB = work.resolve("release-b");
+        WeirProcesses.release(gateA, GATE_STEP);
+        WeirProcesses.release(gateB, GATE_STEP);
+        Path jobA = PluginUpgradeIT.withReleaseFile(WeirProcesses.writeFlightJob("a.json", "ha-a", work.resolve("a.jsonl"), checkpoints,
+                work.resolve("out-a"), SLEEP_MS, 2, JOB_CONFIG), gateA);
+        Path jobB = PluginUpgradeIT.withReleaseFile(WeirProcesses.writeFlightJob("b.json", "ha-b", work.resolve("b.jsonl"), checkpoints,
+                work.resolve("out-b"), SLEEP_MS, 2, JOB_CONFIG), gateB);
         try (HaCluster cluster = new HaCluster(work, 3)) {
             cluster.startAll();
             cluster.submit(0, jobA);
@@ -107,8 +113,12 @@ class HaFailoverIT {
                 for (int i = 0; i < 3; i++) {
                     cluster.awaitMembers(i, 3);
                 }
+                WeirProcesses.release(gateA, GATE_STEP * (kill + 2));
+                WeirProcesses.release(gateB, GATE_STEP * (kill + 2));
             }
             LOG.info("Kill -9 -> checkpoint elsewhere, ms: {}", failoverMs);
+            Files.delete(gateA);
+            Files.delete(gateB);
             await("both jobs FINISHED").atMost(FINISH).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                     .until(() -> "FINISHED".equals(cluster.jobs(0).get("ha-a").getString("status"))
                             && "FINISHED".equals(cluster.jobs(0).get("ha-b").getString("status")));
@@ -116,7 +126,7 @@ class HaFailoverIT {
             WeirProcesses.assertExactlyOnce(work.resolve("out-b"), truthB);
             assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-a");
             assertIdsIncreaseAcrossOwners(cluster.completions(), "ha-b");
-            assertThat(failoverMs).as("kills done before both jobs finished (raise -Dha.it.sleep-ms)").hasSize(KILLS);
+            assertThat(failoverMs).as("kills done before both jobs finished (their gates hold them until the last kill)").hasSize(KILLS);
         }
         deleteWork();
     }
@@ -125,8 +135,10 @@ class HaFailoverIT {
     void aPausedOwnerIsFencedOffStopsItsRunAndTheOutputStaysExactlyOnce() throws Exception {
         Path checkpoints = work.resolve("checkpoints");
         Map<String, WeirProcesses.Truth> truth = WeirProcesses.writeFlights(work.resolve("z.jsonl"), 6_000, 33);
-        Path job = WeirProcesses.writeFlightJob("z.json", "ha-z", work.resolve("z.jsonl"), checkpoints, work.resolve("out-z"), 15, 2,
-                JOB_CONFIG);
+        Path gate = work.resolve("release-z");
+        WeirProcesses.release(gate, 3_000); // held mid-stream until the former owner woke up, whatever the load
+        Path job = PluginUpgradeIT.withReleaseFile(WeirProcesses.writeFlightJob("z.json", "ha-z", work.resolve("z.jsonl"), checkpoints,
+                work.resolve("out-z"), 15, 2, JOB_CONFIG), gate);
         try (HaCluster cluster = new HaCluster(work, 3)) {
             cluster.startAll();
             cluster.submit(2, job);
@@ -150,6 +162,7 @@ class HaFailoverIT {
             cluster.signal(owner, "CONT");
             await("the former owner stops its run").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> cluster.allLogs(owner).contains("Stopping this node's run of job ha-z (epoch " + oldEpoch + ")"));
+            Files.delete(gate);
             await("ha-z FINISHED").atMost(FINISH).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                     .until(() -> "FINISHED".equals(cluster.jobs(other).get("ha-z").getString("status")));
             List<HaCluster.Completion> completions = cluster.completions();

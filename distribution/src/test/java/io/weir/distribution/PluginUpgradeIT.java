@@ -119,7 +119,7 @@ class PluginUpgradeIT {
         Map<String, Truth> truth = writeFlights(input, RECORDS, SEED);
         Path out = work.resolve("out");
         Path gate = work.resolve("release");
-        release(gate, STEP);
+        WeirProcesses.release(gate, STEP);
         Path job = withReleaseFile(writeFlightJob("upgrade.json", "upgrade", input, work.resolve("cp"), out, 0, 2, Map.of()), gate);
         Run submit = session.weir(with(node, "submit", job.toString()));
         assertThat(submit.exitCode()).as(submit.toString()).isZero();
@@ -130,7 +130,7 @@ class PluginUpgradeIT {
         // the 1.1 jar replaces the shipped one: FileInstall updates the bundle in place
         Path v11 = exampleJar();
         Path plugin = home.resolve("plugins").resolve(SHIPPED_JAR);
-        release(gate, 2 * STEP - STEP / 2); // records in flight while the jar changes, if the machine is slow enough
+        WeirProcesses.release(gate, 2 * STEP - STEP / 2); // records in flight while the jar changes, if the machine is slow enough
         atomicReplace(v11, plugin);
         await("moved to 1.1.0").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> "1.1.0".equals(aggregateVersion(url)) && "RUNNING".equals(session.state(url, "upgrade")));
@@ -141,7 +141,7 @@ class PluginUpgradeIT {
         assertThat(upgrade.getJsonArray("to").getString(1)).isEqualTo("per-origin: keyed-aggregate io.weir.plugin.basic 1.1.0");
         // the new run's first row ends the downtime: if the old run had read all it was released before its savepoint,
         // that row comes from this release, and the downtime includes the hold
-        release(gate, 2 * STEP);
+        WeirProcesses.release(gate, 2 * STEP);
         await("downtime measured").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> lastUpgrade(url).getJsonNumber("downtime-ms").longValue() >= 0);
         long downtime = lastUpgrade(url).getJsonNumber("downtime-ms").longValue();
@@ -157,7 +157,7 @@ class PluginUpgradeIT {
         }
         Path broken = work.resolve("broken-1.2.jar");
         BrokenPluginJar.write(broken, work, apiJar);
-        release(gate, 3 * STEP);
+        WeirProcesses.release(gate, 3 * STEP);
         atomicReplace(broken, home.resolve("plugins").resolve("operators-basic-1.2-broken.jar"));
         await("moved to 1.2 and rolled back").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> upgrades(url).size() >= 2 && !lastUpgrade(url).getString("outcome").equals("IN_PROGRESS"));
@@ -178,7 +178,7 @@ class PluginUpgradeIT {
         Path sinkJar = home.resolve("plugins").resolve(SHIPPED_SINK_JAR);
         Path sink11 = withBundleVersion(sinkJar, "1.1.0", work.resolve("sink-file-1.1.0.jar"));
         int movesBefore = upgrades(url).size();
-        release(gate, 4 * STEP);
+        WeirProcesses.release(gate, 4 * STEP);
         atomicReplace(sink11, sinkJar);
         await("sink moved to 1.1.0").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> upgrades(url).size() > movesBefore && !lastUpgrade(url).getString("outcome").equals("IN_PROGRESS"));
@@ -193,7 +193,7 @@ class PluginUpgradeIT {
 
         // removed: the job goes SUSPENDED naming the plugin; put back, it resumes on its own (1.2 stays excluded)
         Path removed = work.resolve("removed.jar");
-        release(gate, 5 * STEP);
+        WeirProcesses.release(gate, 5 * STEP);
         Files.move(plugin, removed, StandardCopyOption.ATOMIC_MOVE);
         await("suspended").atMost(WAIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> session.state(url, "upgrade").equals("SUSPENDED"));
@@ -231,13 +231,6 @@ class PluginUpgradeIT {
             withStddev += has.size() - first;
         }
         assertThat(withStddev).isPositive();
-    }
-
-    /** Sets the gate: the source may read {@code records} records in all (written atomically, as the source expects). */
-    private static void release(Path gate, int records) throws IOException {
-        Path staging = gate.resolveSibling(gate.getFileName() + ".staging");
-        Files.writeString(staging, records + "\n");
-        Files.move(staging, gate, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** Waits until at least {@code rows} rows are committed (one per record: the job has read that far and is held). */

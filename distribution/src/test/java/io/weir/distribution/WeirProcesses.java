@@ -123,6 +123,17 @@ final class WeirProcesses {
     }
 
     /**
+     * Lets a {@code file} source holding on its {@code release-file} read {@code records} records (over all subtasks) in
+     * all: writes the number to a staging file and moves it over {@code gate} atomically (a half-written file would read
+     * as "hold").
+     */
+    static void release(Path gate, int records) throws IOException {
+        Path staging = gate.resolveSibling(gate.getFileName() + ".staging");
+        Files.writeString(staging, records + "\n");
+        Files.move(staging, gate, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
      * Writes {@code <input's directory>/<fileName>}: the flight-delays job on {@code input} (file source, parallelism 1) →
      * {@code per-origin} (keyed count and average delay, sleeping {@code sleepMs} per record) → {@code out} (file-2pc
      * into {@code out}), the last two with {@code parallelism}, checkpointing every 100 ms into {@code checkpoints};
