@@ -4,6 +4,9 @@
 #   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
 #   benchmarks/run.sh recovery [--rounds=N] [--rate=N] [--keys=N] [--checkpoint-interval-ms=N]
 #       (task failures injected into a small-state job: recovery time and its parts, io.weir.benchmarks.recovery)
+#   benchmarks/run.sh large-state [--job=hourly|10m-keys] [--backend=rocksdb|hashmap] [--checkpoints=N] ...
+#       (checkpoint sizes full vs incremental, and restore time, of a large keyed state; io.weir.benchmarks.largestate;
+#        the RocksDB backend's restore split (download, open, clip) is logged on stderr at INFO)
 #   benchmarks/run.sh upgrade [--upgrades=N] [--interval-s=N]
 #       (plugin upgrades in a row under a running job: downtime, records lost/duplicated; docs/plugins.md)
 # Results: JSON lines on stdout (one per completed checkpoint, then a summary); logs on stderr.
@@ -29,6 +32,10 @@ classpath="$jar:$(cat benchmarks/target/classpath.txt)"
 main=io.weir.benchmarks.CheckpointBenchmark
 if [ "${1:-}" = recovery ]; then
     main=io.weir.benchmarks.recovery.RecoveryBenchmark
+    shift
+elif [ "${1:-}" = large-state ]; then
+    main=io.weir.benchmarks.largestate.LargeStateBenchmark
+    JAVA_OPTS="-Dorg.slf4j.simpleLogger.log.io.weir.state.rocksdb=info ${JAVA_OPTS:-}"
     shift
 elif [ "${1:-}" = upgrade ]; then
     main=io.weir.benchmarks.upgrade.UpgradeBenchmark
