@@ -316,11 +316,16 @@ public final class NodeJobs {
      * @param savepoint the savepoint to restore (absolute), or null for the job's latest checkpoint
      * @param excluded plugin versions not to bind
      * @return the new run
-     * @throws JobSubmissionException if the spec no longer resolves (a plugin missing) or the engine refuses it
+     * @throws JobSubmissionException if the spec no longer resolves (a plugin missing), the engine refuses it, or it
+     *         is a cluster job the cluster took back from this node
      * @throws JobConflictException if the engine still runs a job of the name after the wait
      */
     NodeJob nextRun(NodeJob previous, Path savepoint, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
         JobRecord r = previous.record();
+        if (!held(previous)) {
+            throw new JobSubmissionException("cluster job " + r.name() + " (" + r.id() + ") is no longer run by this node: the "
+                    + "cluster took it back (lease lost or cancelled) while it was being moved; its new owner restores it", null);
+        }
         Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : resumeOverrides(r);
         return start(r.id(), r.spec(), Path.of(r.baseDirectory()), overrides, r.submitTime(), r, excluded,
                 previous.upgrades(), false);
