@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +80,7 @@ class PluginUpgradeDowntimeIT {
         Path out = work.resolve("out");
         Path gate = work.resolve("release");
         AtomicInteger released = new AtomicInteger(TRICKLE);
-        release(gate, released.get());
+        PluginUpgradeIT.release(gate, released.get());
         Path job = PluginUpgradeIT.withReleaseFile(writeFlightJob("downtime.json", "upgrade", input, work.resolve("cp"), out, 0, 2,
                 Map.of()), gate);
         Run submit = session.weir("submit", job.toString(), "--node", url, "--data-dir", data.toString());
@@ -89,7 +88,7 @@ class PluginUpgradeDowntimeIT {
         Thread feeder = new Thread(() -> {
             while (feeding.get() && released.get() < RECORDS) {
                 try {
-                    release(gate, released.addAndGet(TRICKLE));
+                    PluginUpgradeIT.release(gate, released.addAndGet(TRICKLE));
                     Thread.sleep(TRICKLE_MS);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
@@ -138,11 +137,6 @@ class PluginUpgradeDowntimeIT {
         assertExactlyOnce(out, truth);
     }
 
-    private static void release(Path gate, int records) throws IOException {
-        Path staging = gate.resolveSibling(gate.getFileName() + ".staging");
-        Files.writeString(staging, records + "\n");
-        Files.move(staging, gate, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
 
     private List<JsonObject> upgrades(String url) throws IOException, InterruptedException {
         return session.get(url + "/jobs/upgrade").getJsonArray("upgrades").getValuesAs(JsonObject.class);

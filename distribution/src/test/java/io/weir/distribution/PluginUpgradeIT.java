@@ -234,7 +234,7 @@ class PluginUpgradeIT {
     }
 
     /** Sets the gate: the source may read {@code records} records in all (written atomically, as the source expects). */
-    private static void release(Path gate, int records) throws IOException {
+    static void release(Path gate, int records) throws IOException {
         Path staging = gate.resolveSibling(gate.getFileName() + ".staging");
         Files.writeString(staging, records + "\n");
         Files.move(staging, gate, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
