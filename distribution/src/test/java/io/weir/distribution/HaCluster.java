@@ -41,6 +41,7 @@ final class HaCluster implements AutoCloseable {
     }
 
     private final Path work;
+    private final List<Path> homes;
     private final int[] restPorts;
     private final int[] memberPorts;
     private final Process[] nodes;
@@ -49,6 +50,16 @@ final class HaCluster implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     HaCluster(Path work, int size) throws IOException {
+        this(work, java.util.Collections.nCopies(size, HOME));
+    }
+
+    /**
+     * @param homes per node, the distribution home whose {@code bin/weir} (and so {@code plugins/}) it runs: a test
+     *        that changes one member's plugins gives each member its own ({@link PluginUpgradeIT#privateDistribution})
+     */
+    HaCluster(Path work, List<Path> homes) throws IOException {
+        int size = homes.size();
+        this.homes = List.copyOf(homes);
         this.work = work;
         this.restPorts = new int[size];
         this.memberPorts = new int[size];
@@ -90,7 +101,7 @@ final class HaCluster implements AutoCloseable {
     void start(int i) throws IOException {
         String members = IntStream.of(memberPorts).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
         String name = "n" + i + "-" + (++starts[i]);
-        ProcessBuilder pb = new ProcessBuilder(HOME.resolve("bin/weir").toString(), "node", "--port", String.valueOf(restPorts[i]),
+        ProcessBuilder pb = new ProcessBuilder(homes.get(i).resolve("bin/weir").toString(), "node", "--port", String.valueOf(restPorts[i]),
                 "--data-dir", work.resolve("n" + i).toString(), "--cluster", members, "--cluster-port", String.valueOf(memberPorts[i]))
                 .directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
                 .redirectError(work.resolve(name + "-stderr.txt").toFile());

@@ -217,7 +217,7 @@ class PluginUpgradeIT {
     }
 
     /** Per origin, sorted by count: rows without {@code avg_delay_stddev} (1.0), then only rows with it (1.1), both present. */
-    private static void assertStddevFromTheSwitchOn(Path out) throws IOException {
+    static void assertStddevFromTheSwitchOn(Path out) throws IOException {
         Map<String, List<JsonObject>> byOrigin = rows(out).stream()
                 .collect(Collectors.groupingBy(r -> r.getString("origin"), TreeMap::new, Collectors.toList()));
         long withStddev = 0;
@@ -283,7 +283,7 @@ class PluginUpgradeIT {
      * Writes {@code target}: {@code jar} with its manifest's {@code Bundle-Version} set to {@code version}, every other
      * entry as is (the same bundle rebuilt at a higher version, as a plugin's next release keeps its symbolic name).
      */
-    private static Path withBundleVersion(Path jar, String version, Path target) throws IOException {
+    static Path withBundleVersion(Path jar, String version, Path target) throws IOException {
         try (JarFile in = new JarFile(jar.toFile())) {
             Manifest manifest = new Manifest(in.getManifest());
             manifest.getMainAttributes().putValue("Bundle-Version", version);

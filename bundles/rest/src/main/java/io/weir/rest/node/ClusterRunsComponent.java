@@ -30,7 +30,8 @@ public final class ClusterRunsComponent implements ClusterRuns {
     public JobHandle start(String id, String spec, Path baseDirectory, Map<String, String> overrides, long submitTime,
             JobListener listener) throws Exception {
         try {
-            return jobs.startClusterRun(id, spec, baseDirectory, overrides, submitTime, listener).handle();
+            jobs.startClusterRun(id, spec, baseDirectory, overrides, submitTime, listener);
+            return jobs.clusterHandle(id);
         } catch (JobSubmissionException e) {
             throw new InvalidJobException(e.getMessage());
         } catch (JobConflictException e) {

@@ -53,8 +53,18 @@ public final class NodeJobs {
     private final Map<String, NodeJob> jobs = new ConcurrentHashMap<>();
     /** Null: nothing is persisted. */
     private final JobRegistry registry;
-    /** Ids of cluster jobs run here ({@link #startClusterRun}): never persisted, never moved by plugin upgrades. */
+    /** Ids of cluster jobs run here ({@link #startClusterRun}): never persisted. */
     private final java.util.Set<String> clusterRuns = ConcurrentHashMap.newKeySet();
+    /**
+     * Cluster job id → the end the cluster waits for ({@link ClusterRunHandle#result}), while this node holds the job
+     * (from {@link #startClusterRun} until the job ends here or the cluster {@linkplain #releaseClusterRun releases}
+     * it). Only held cluster jobs are moved, parked and resumed by plugin upgrades.
+     */
+    private final Map<String, java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult>> heldClusterRuns =
+            new ConcurrentHashMap<>();
+    /** Cluster job id → the end of its latest {@link #startClusterRun} on this node (kept after it completed). */
+    private final Map<String, java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult>> clusterEnds =
+            new ConcurrentHashMap<>();
     /** Cluster run id → the cluster's listener of its current run. */
     private final Map<String, io.weir.core.engine.JobListener> clusterListeners = new ConcurrentHashMap<>();
     /** Set once by {@link #close}; from then on nothing is written to the registry. */
@@ -117,15 +127,18 @@ public final class NodeJobs {
 
     /**
      * Starts this node's run of a cluster job (the cluster decides where it runs): listed under the cluster job's
-     * {@code id}, never written to the registry (a node restart does not resume it; the cluster gives it to a member),
-     * and not moved by plugin upgrades. Does not wait for plugins being installed: the cluster retries the start.
+     * {@code id}, never written to the registry (a node restart does not resume it; the cluster gives it to a member).
+     * Plugin upgrades move it like a local job while this node holds it (docs/plugins.md "Cluster jobs"); the cluster
+     * follows it through {@link #clusterHandle}, which spans those moves. Does not wait for plugins being installed:
+     * the cluster retries the start.
      *
      * @param id the cluster job's id; a previous run of it on this node is replaced in the table
      * @param spec the job spec
      * @param baseDirectory relative paths resolve against it (absolute)
      * @param overrides configuration overrides
      * @param submitTime when the job was submitted to the cluster, ms since the epoch
-     * @param listener the cluster's listener of this run, told after the node's own bookkeeping
+     * @param listener the cluster's listener of this run and of the runs that replace it, told after the node's own
+     *        bookkeeping
      * @return the started run
      * @throws JobSubmissionException if the spec is invalid here or the engine cannot build it
      * @throws JobConflictException if a job of the same name is still running on this node
@@ -134,7 +147,69 @@ public final class NodeJobs {
             io.weir.core.engine.JobListener listener) {
         clusterRuns.add(id);
         clusterListeners.put(id, listener);
-        return start(id, spec, baseDirectory, overrides, submitTime, null, java.util.Set.of(), new UpgradeHistory(), false);
+        java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult> end = new java.util.concurrent.CompletableFuture<>();
+        heldClusterRuns.put(id, end);
+        clusterEnds.put(id, end);
+        try {
+            return start(id, spec, baseDirectory, overrides, submitTime, null, java.util.Set.of(), new UpgradeHistory(), false);
+        } catch (RuntimeException e) {
+            heldClusterRuns.remove(id, end);
+            throw e;
+        }
+    }
+
+    /**
+     * @param id a cluster job's id, just started by {@link #startClusterRun}
+     * @return the handle the cluster holds while this node runs the job: it follows the job's current run across plugin
+     *         moves, and its result completes only when the job ends here
+     * @throws IllegalStateException if this node never started a run of the job
+     */
+    public JobHandle clusterHandle(String id) {
+        java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult> end = clusterEnds.get(id);
+        NodeJob job = jobs.get(id);
+        if (end == null || job == null) {
+            throw new IllegalStateException("cluster job " + id + " is not run by this node");
+        }
+        return new ClusterRunHandle(this, id, job.name(), end);
+    }
+
+    /**
+     * The cluster takes a job back from this node (its lease is gone, or the job was cancelled): from now on plugin
+     * changes neither move nor resume it here. The cluster's result completes with the current run's end, or at once
+     * with {@code status} if the job is parked (SUSPENDED waiting for a plugin).
+     *
+     * @param id the cluster job's id
+     * @param status what the end of a parked job is reported as (SUSPENDED or CANCELED)
+     * @return the handle of the job's current run, to suspend or cancel
+     */
+    JobHandle releaseClusterRun(String id, JobStatus status) {
+        java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult> end = heldClusterRuns.remove(id);
+        NodeJob job = jobs.get(id);
+        JobHandle handle = job == null ? new EndedJob(id, status, null) : job.handle();
+        if (end != null) {
+            if (handle instanceof EndedJob) {
+                end.complete(new io.weir.core.engine.JobResult(handle.jobName(), status, null, 0, null));
+            } else {
+                handle.result().thenAccept(end::complete);
+            }
+        }
+        return handle;
+    }
+
+    /** @return whether {@code id} is a cluster job run on this node (moved through its latest checkpoint, not a savepoint) */
+    boolean isClusterRun(String id) {
+        return clusterRuns.contains(id);
+    }
+
+    /** A cluster job's run ended: unless a move retired it for a next run, that is the job's end on this node. */
+    private void clusterRunEnded(NodeJob run, io.weir.core.engine.JobResult result) {
+        if (run.retired() || jobs.get(run.id()) != run) {
+            return;
+        }
+        java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult> end = heldClusterRuns.remove(run.id());
+        if (end != null) {
+            end.complete(result);
+        }
     }
 
     /**
@@ -178,7 +253,7 @@ public final class NodeJobs {
         NodeJob job = newJob(graph, submitted, upgrades);
         JobHandle handle;
         try {
-            handle = submitToEngine(graph, job, !waitForPlugins && !clusterRuns.contains(id));
+            handle = submitToEngine(graph, job, !waitForPlugins && previous != null);
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             if (message.contains("already running")) {
@@ -188,6 +263,9 @@ public final class NodeJobs {
         }
         job.attach(handle);
         jobs.put(job.id(), job);
+        if (clusterRuns.contains(id)) {
+            handle.result().thenAccept(r -> clusterRunEnded(job, r));
+        }
         persist(job);
         LOG.info("Submitted job {} as {} ({} operators)", graph.name(), job.id(), graph.vertices().size());
         return job;
@@ -238,11 +316,16 @@ public final class NodeJobs {
      * @param savepoint the savepoint to restore (absolute), or null for the job's latest checkpoint
      * @param excluded plugin versions not to bind
      * @return the new run
-     * @throws JobSubmissionException if the spec no longer resolves (a plugin missing) or the engine refuses it
+     * @throws JobSubmissionException if the spec no longer resolves (a plugin missing), the engine refuses it, or it
+     *         is a cluster job the cluster took back from this node
      * @throws JobConflictException if the engine still runs a job of the name after the wait
      */
     NodeJob nextRun(NodeJob previous, Path savepoint, java.util.Set<io.weir.core.plugin.PluginOrigin> excluded) {
         JobRecord r = previous.record();
+        if (!held(previous)) {
+            throw new JobSubmissionException("cluster job " + r.name() + " (" + r.id() + ") is no longer run by this node: the "
+                    + "cluster took it back (lease lost or cancelled) while it was being moved; its new owner restores it", null);
+        }
         Map<String, String> overrides = savepoint != null ? restoring(r, savepoint) : resumeOverrides(r);
         return start(r.id(), r.spec(), Path.of(r.baseDirectory()), overrides, r.submitTime(), r, excluded,
                 previous.upgrades(), false);
@@ -280,7 +363,14 @@ public final class NodeJobs {
         NodeJob job = new NodeJob(previous.graph(), clock, ended, () -> { }, previous.upgrades());
         job.attach(new EndedJob(r.name(), status, reason), clock.getAsLong());
         jobs.put(r.id(), job);
-        if (registry != null && !closed) {
+        if (clusterRuns.contains(r.id())) {
+            if (status != JobStatus.SUSPENDED) { // a parked cluster job stays this node's: it resumes here
+                java.util.concurrent.CompletableFuture<io.weir.core.engine.JobResult> end = heldClusterRuns.remove(r.id());
+                if (end != null) {
+                    end.complete(job.handle().result().join());
+                }
+            }
+        } else if (registry != null && !closed) {
             try {
                 registry.write(ended);
             } catch (RuntimeException e) {
@@ -306,16 +396,24 @@ public final class NodeJobs {
         return jobs.get(id);
     }
 
-    /** @return the jobs running (not ended) on the engine now */
+    /**
+     * @return the jobs running (not ended) on the engine now that plugin upgrades may move: local jobs, and cluster jobs
+     *         while this node holds them
+     */
     List<NodeJob> live() {
         return jobs.values().stream().filter(j -> !j.retired() && j.handle() != null && !j.status().isTerminal()
-                && !clusterRuns.contains(j.id())).toList();
+                && held(j)).toList();
     }
 
-    /** @return the jobs SUSPENDED on this node (parked: waiting for a plugin), oldest first */
+    /** @return the jobs SUSPENDED on this node (parked: waiting for a plugin) that it may resume, oldest first */
     List<NodeJob> suspended() {
-        return jobs.values().stream().filter(j -> j.handle() instanceof EndedJob && j.status() == JobStatus.SUSPENDED)
+        return jobs.values().stream().filter(j -> j.handle() instanceof EndedJob && j.status() == JobStatus.SUSPENDED && held(j))
                 .sorted(Comparator.comparingLong(NodeJob::startTime)).toList();
+    }
+
+    /** @return false for a cluster job the cluster no longer gives to this node (another member may run it) */
+    private boolean held(NodeJob j) {
+        return !clusterRuns.contains(j.id()) || heldClusterRuns.containsKey(j.id());
     }
 
     /**

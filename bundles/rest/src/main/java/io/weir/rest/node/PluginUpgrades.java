@@ -48,6 +48,10 @@ import java.util.function.LongSupplier;
  *     to restart from. A rolled-back run is not on probation (never a loop); a version newer than the excluded one
  *     moves the job again.</li>
  * </ul>
+ * <b>Cluster jobs</b> run by this node are moved the same way, except that they are stopped by a suspend instead of a
+ * stop-with-savepoint and restored from their latest checkpoint in the cluster's completed store (the failover path):
+ * the store stays the one restore point every member agrees on, and the run keeps the job's id, owner and epoch.
+ * Jobs the cluster took back from this node are left alone ({@link NodeJobs#live}).
  * Each move is recorded in the job's {@link UpgradeHistory} with its downtime: from the end of the stop-with-savepoint
  * to the first row the new run sends to another task ({@link io.weir.core.engine.JobHandle#firstRecordTimeMillis}).
  *
@@ -383,6 +387,15 @@ public final class PluginUpgrades implements AutoCloseable {
      */
     private Path stop(NodeJob job) {
         job.retire();
+        if (jobs.isClusterRun(job.id())) {
+            // The cluster's completed store, not a savepoint, is what any member restores the job from; a
+            // stop-with-savepoint would remove the job's checkpoints that store still names (docs/plugins.md).
+            LOG.info("Job {} ({}) is a cluster job: suspending it; its next run restores its latest checkpoint in the "
+                    + "cluster's completed store, under the same owner and epoch", job.name(), job.id());
+            job.handle().suspend();
+            await(job.handle().result(), "suspend");
+            return null;
+        }
         try {
             return job.handle().stopWithSavepoint(Optional.of(savepointDirectory), false)
                     .get(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);

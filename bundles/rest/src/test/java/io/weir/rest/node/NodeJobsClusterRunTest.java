@@ -54,7 +54,7 @@ class NodeJobsClusterRunTest {
     }
 
     @Test
-    void theNextRunOfAClusterJobOnThisNodeKeepsTheIdAndIsNotMovedByPluginUpgrades() {
+    void theNextRunOfAClusterJobOnThisNodeKeepsTheIdAndIsMovedByPluginUpgradesWhileHeld() {
         TestEngine engine = new TestEngine();
         NodeJobs jobs = new NodeJobs(engine, TestPlugins.registry(), JsonProvider.provider(), PluginWait.NONE, clock::get, registry());
         jobs.startClusterRun(CLUSTER_ID, TestPlugins.job("cj", 1), Path.of("/tmp"), Map.of(), 1_234, stats -> { });
@@ -65,6 +65,11 @@ class NodeJobsClusterRunTest {
 
         assertThat(jobs.find(CLUSTER_ID)).isSameAs(back);
         assertThat(jobs.list()).extracting(NodeJob::id).containsExactlyInAnyOrder(CLUSTER_ID, local.id());
-        assertThat(jobs.live()).as("what plugin upgrades may move").extracting(NodeJob::id).containsExactly(local.id());
+        assertThat(jobs.live()).as("what plugin upgrades may move").extracting(NodeJob::id)
+                .containsExactlyInAnyOrder(CLUSTER_ID, local.id());
+
+        jobs.clusterHandle(CLUSTER_ID).suspend(); // the cluster takes the job back (lease lost)
+        assertThat(jobs.live()).as("a job the cluster took back is not this node's to move").extracting(NodeJob::id)
+                .containsExactly(local.id());
     }
 }
