@@ -213,7 +213,8 @@ async function renderJob(node, job) {
   showMessage('', false);
   const j = page.job;
   $('job-title').textContent = j.name;
-  $('job-meta').textContent = j.state + ' on node ' + page.node + ' · up ' + ms(j.duration) + ' · restarts ' + j.restarts
+  // a cluster job: the configured member answering, and the member that runs it
+  $('job-meta').textContent = j.state + ' on node ' + page.node + (j.node === undefined ? '' : ' (runs on ' + (j.node || 'no member yet') + ')') + ' · up ' + ms(j.duration) + ' · restarts ' + j.restarts
     + ' · checkpoint interval ' + (page.config.interval > 0 ? ms(page.config.interval) : 'off')
     + (page.config.unaligned_checkpoints ? ' (unaligned)' : ' (aligned)');
   const d = $('diagnosis');

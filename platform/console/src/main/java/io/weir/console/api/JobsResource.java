@@ -1,8 +1,10 @@
 package io.weir.console.api;
 
 import io.weir.console.ConsoleOptions;
+import io.weir.console.node.NodeClient;
 import io.weir.console.node.NodeRegistry;
 import io.weir.console.poll.JobPoller;
+import io.weir.console.poll.JobRoute;
 import io.weir.console.poll.Snapshot;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
@@ -63,7 +65,7 @@ public class JobsResource {
         if (cid != null && cid < 0) {
             throw new IllegalArgumentException("checkpoint must be a checkpoint id >= 0, got " + cid);
         }
-        return details.page(nodes.get(node), job, Optional.ofNullable(cid));
+        return details.page(route(node, job), job, Optional.ofNullable(cid));
     }
 
     /** @return {@code {"checkpointId": n}} once the triggered checkpoint completed */
@@ -73,7 +75,7 @@ public class JobsResource {
     @SecurityRequirement(name = "console-jwt")
     @Operation(summary = "Trigger a checkpoint and wait for it (operator)")
     public JsonObject checkpoint(@PathParam("node") String node, @PathParam("job") String job) {
-        return actions.checkpoint(nodes.get(node), job, user());
+        return actions.checkpoint(route(node, job), job, user());
     }
 
     /** @return {@code {"location": DIR}}, the savepoint's directory; the job keeps running */
@@ -83,7 +85,7 @@ public class JobsResource {
     @SecurityRequirement(name = "console-jwt")
     @Operation(summary = "Take a savepoint and wait for it (operator)")
     public JsonObject savepoint(@PathParam("node") String node, @PathParam("job") String job) {
-        return actions.savepoint(nodes.get(node), job, user());
+        return actions.savepoint(route(node, job), job, user());
     }
 
     /** @return {@code {"location": DIR}}: stop-with-savepoint, the job ends FINISHED */
@@ -93,7 +95,7 @@ public class JobsResource {
     @SecurityRequirement(name = "console-jwt")
     @Operation(summary = "Stop the job with a savepoint and wait for it (operator)")
     public JsonObject stop(@PathParam("node") String node, @PathParam("job") String job) {
-        return actions.stop(nodes.get(node), job, user());
+        return actions.stop(route(node, job), job, user());
     }
 
     /** @return {@code {"cancelled": true}} once the node accepted the cancel */
@@ -103,7 +105,18 @@ public class JobsResource {
     @SecurityRequirement(name = "console-jwt")
     @Operation(summary = "Cancel the job (operator)")
     public JsonObject cancel(@PathParam("node") String node, @PathParam("job") String job) {
-        return actions.cancel(nodes.get(node), job, user());
+        return actions.cancel(route(node, job), job, user());
+    }
+
+    /**
+     * The configured node to ask: {@code node}, or for a cluster job whose named member is down, the member the Jobs
+     * table now lists it through ({@link JobRoute}).
+     *
+     * @throws jakarta.ws.rs.NotFoundException (404) when {@code node} is not configured
+     */
+    private NodeClient route(String node, String job) {
+        nodes.get(node); // 404 for a node that is not configured, also when another one would answer
+        return nodes.get(JobRoute.nodeFor(poller.snapshot(), node, job));
     }
 
     private String user() {

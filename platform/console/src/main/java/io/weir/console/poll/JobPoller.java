@@ -90,26 +90,27 @@ public class JobPoller {
 
     void pollOnce() {
         List<NodeStatus> statuses = new ArrayList<>();
-        List<JobRow> rows = new ArrayList<>();
-        java.util.Set<String> clusterJobs = new java.util.HashSet<>();
+        List<JobListing.Answer> answers = new ArrayList<>();
+        Map<String, NodeClient> byName = new HashMap<>();
         for (NodeClient node : nodes.all()) {
             long now = System.currentTimeMillis();
+            byName.put(node.name(), node);
             try {
                 JsonObject overview = node.call(api -> api.overview());
                 JsonObject jobs = node.call(api -> api.jobsOverview());
-                for (JsonValue v : jobs.getJsonArray("jobs")) {
-                    JsonObject job = v.asJsonObject();
-                    // a cluster job is listed by every member: shown once, through the first configured member
-                    if (!job.containsKey("node") || clusterJobs.add(job.getString("jid"))) {
-                        rows.add(row(node, job));
-                    }
-                }
+                answers.add(new JobListing.Answer(node.name(), jobs.getJsonArray("jobs")));
                 statuses.add(new NodeStatus(node.name(), node.url().toString(), true, null, overview.getString("weir-version", null), now));
                 logChange(node, true, null);
             } catch (NodeUnavailableException | NodeErrorException e) {
+                answers.add(new JobListing.Answer(node.name(), null));
                 statuses.add(new NodeStatus(node.name(), node.url().toString(), false, e.getMessage(), null, now));
                 logChange(node, false, e.getMessage());
             }
+        }
+        // rows only after every node answered: a cluster job is shown once, through the first member that listed it
+        List<JobRow> rows = new ArrayList<>();
+        for (JobListing.Listed listed : JobListing.merge(answers)) {
+            rows.add(row(byName.get(listed.node()), listed.job()));
         }
         snapshot = new Snapshot(System.currentTimeMillis(), statuses, rows);
     }
@@ -138,8 +139,9 @@ public class JobPoller {
             if (active) {
                 try {
                     live = live(node, id, name, key, last);
-                } catch (NodeErrorException e) {
-                    // the job ended or was forgotten between the two requests: show what the overview said
+                } catch (NodeErrorException | NodeUnavailableException e) {
+                    // the job ended, was forgotten or is moving between cluster members, or the node went away between
+                    // the requests: show what the overview said
                     LOG.debug("job {} on node '{}' changed while polled: {}", id, node.name(), e.getMessage());
                 }
             }
