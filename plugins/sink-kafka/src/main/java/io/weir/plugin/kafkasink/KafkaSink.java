@@ -551,7 +551,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     }
 
     private KafkaProducer<byte[], byte[]> producer(String transactionalId) {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) settings.transactionTimeout().toMillis());
@@ -563,7 +563,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     }
 
     private Properties adminProperties() {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         return p;
     }
