@@ -49,6 +49,11 @@ import java.util.stream.Stream;
  * test run must not leave a broker behind), and the child is started with the test JVM's pid so
  * that it can be identified.
  *
+ * <p>{@link #startWithSaslPlain} adds a second client listener, {@code SASL_PLAINTEXT} with the {@code PLAIN}
+ * mechanism and the given users in the broker's JAAS config ({@link #saslBootstrapServers()}), for tests of
+ * client security settings. The PLAINTEXT listener (used by this class's own helpers, and between the broker and
+ * itself) and the KRaft controller listener stay PLAINTEXT.
+ *
  * <p>Not thread-safe: one test thread starts, restarts and stops it.
  */
 public final class KafkaTestBroker implements AutoCloseable {
@@ -58,14 +63,20 @@ public final class KafkaTestBroker implements AutoCloseable {
     private final Map<String, String> extraConfig;
     private final int port;
     private final int controllerPort;
+    /** User → password of the SASL_PLAINTEXT listener; empty without one. */
+    private final Map<String, String> saslUsers;
+    /** Port of the SASL_PLAINTEXT listener, or -1 without one. */
+    private final int saslPort;
     private Process process;
     private Thread shutdownHook;
 
-    private KafkaTestBroker(Path dir, Map<String, String> extraConfig) throws IOException {
+    private KafkaTestBroker(Path dir, Map<String, String> extraConfig, Map<String, String> saslUsers) throws IOException {
         this.dir = dir;
         this.extraConfig = Map.copyOf(extraConfig);
         this.port = freePort();
         this.controllerPort = freePort();
+        this.saslUsers = Map.copyOf(saslUsers);
+        this.saslPort = saslUsers.isEmpty() ? -1 : freePort();
     }
 
     /**
@@ -79,7 +90,42 @@ public final class KafkaTestBroker implements AutoCloseable {
      *         (the message quotes the end of its log)
      */
     public static KafkaTestBroker start(Path dir, Map<String, String> extraConfig) throws IOException {
-        KafkaTestBroker broker = new KafkaTestBroker(dir, extraConfig);
+        return start(new KafkaTestBroker(dir, extraConfig, Map.of()));
+    }
+
+    /**
+     * As {@link #start}, with a second client listener, {@code SASL_PLAINTEXT} with mechanism {@code PLAIN}, on
+     * {@link #saslBootstrapServers()}; clients authenticate with {@link #plainJaasConfig}. Authentication only: no
+     * authorizer, so an authenticated user may do anything.
+     *
+     * @param users user name → password, at least one; names and passwords without {@code "} or {@code \}
+     * @throws IllegalArgumentException if {@code users} is empty or a name or password contains {@code "} or {@code \}
+     * @throws IOException as {@link #start}
+     */
+    public static KafkaTestBroker startWithSaslPlain(Path dir, Map<String, String> extraConfig, Map<String, String> users)
+            throws IOException {
+        if (users.isEmpty()) {
+            throw new IllegalArgumentException("a SASL/PLAIN listener needs at least one user");
+        }
+        users.forEach((u, pw) -> {
+            if ((u + pw).contains("\"") || (u + pw).contains("\\")) {
+                throw new IllegalArgumentException("SASL user " + u + ": names and passwords must not contain \" or \\");
+            }
+        });
+        return start(new KafkaTestBroker(dir, extraConfig, users));
+    }
+
+    /**
+     * @param user the user name
+     * @param password the password
+     * @return a client's {@code sasl.jaas.config} for SASL/PLAIN as this user
+     */
+    public static String plainJaasConfig(String user, String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
+                + password + "\";";
+    }
+
+    private static KafkaTestBroker start(KafkaTestBroker broker) throws IOException {
         try {
             broker.format();
             broker.launch();
@@ -93,6 +139,17 @@ public final class KafkaTestBroker implements AutoCloseable {
     /** @return {@code 127.0.0.1:<port>} of the PLAINTEXT listener */
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /**
+     * @return {@code 127.0.0.1:<port>} of the SASL_PLAINTEXT listener
+     * @throws IllegalStateException if the broker was not started with {@link #startWithSaslPlain}
+     */
+    public String saslBootstrapServers() {
+        if (saslPort < 0) {
+            throw new IllegalStateException("this broker has no SASL listener: start it with startWithSaslPlain");
+        }
+        return "127.0.0.1:" + saslPort;
     }
 
     /** @return whether the broker process is alive */
@@ -305,6 +362,17 @@ public final class KafkaTestBroker implements AutoCloseable {
         defaults.put("group.initial.rebalance.delay.ms", "0");
         defaults.put("share.coordinator.state.topic.replication.factor", "1");
         defaults.put("share.coordinator.state.topic.min.isr", "1");
+        if (saslPort >= 0) {
+            defaults.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort
+                    + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            defaults.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + ",SASL_PLAINTEXT://127.0.0.1:" + saslPort);
+            defaults.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+            defaults.put("sasl.enabled.mechanisms", "PLAIN");
+            defaults.put("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "PLAIN");
+            StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+            saslUsers.forEach((u, pw) -> jaas.append(" user_").append(u).append("=\"").append(pw).append('"'));
+            defaults.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
+        }
         defaults.putAll(extraConfig);
         defaults.stringPropertyNames().stream().sorted()
                 .forEach(k -> props.append(k).append('=').append(defaults.getProperty(k)).append('\n'));

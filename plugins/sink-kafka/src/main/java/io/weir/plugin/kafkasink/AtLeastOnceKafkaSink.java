@@ -51,7 +51,7 @@ final class AtLeastOnceKafkaSink implements TwoPhaseCommittingSink<KafkaTransact
     @Override
     public void open(OperatorContext context) {
         this.context = context;
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -1,5 +1,6 @@
 package io.weir.plugin.kafkasink;
 
+import io.weir.plugin.kafkaclient.KafkaClientProperties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -35,15 +36,16 @@ final class BrokerCheck {
      * @throws IllegalArgumentException naming the address, topic or timeout that is wrong and what to do
      */
     static void check(KafkaSinkSettings settings, String path) {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         try (Admin admin = PluginClassLoader.call(() -> Admin.create(p))) {
-            Collection<Node> nodes = await(admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) TIMEOUT.toMillis())).nodes(),
+            Collection<Node> nodes = awaitAuthenticated(settings, path, admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) TIMEOUT.toMillis())).nodes(),
                     path + ".bootstrap-servers: no Kafka broker answered at " + settings.bootstrapServers() + " within "
-                            + TIMEOUT.toSeconds() + " s; check the address and that the broker is running");
+                            + TIMEOUT.toSeconds() + " s; check the address, that the broker is running and whether it needs"
+                            + " security settings (properties.security.protocol and the like)");
             try {
                 await(admin.describeTopics(List.of(settings.topic())).allTopicNames(), null);
             } catch (IllegalArgumentException e) {
@@ -67,6 +69,20 @@ final class BrokerCheck {
                             + settings.bootstrapServers() + "; lower transaction-timeout-ms or raise the broker's maximum");
                 }
             }
+        }
+    }
+
+    /** As {@link #await}, but an authentication failure is reported as such, naming the address. */
+    private static <T> T awaitAuthenticated(KafkaSinkSettings settings, String path, org.apache.kafka.common.KafkaFuture<T> future,
+            String message) {
+        try {
+            return await(future, message);
+        } catch (IllegalArgumentException e) {
+            if (KafkaClientProperties.isAuthenticationFailure(e)) {
+                throw new IllegalArgumentException(path + ".properties.sasl.jaas.config: "
+                        + KafkaClientProperties.authenticationError(settings.bootstrapServers(), e), e.getCause());
+            }
+            throw e;
         }
     }
 

@@ -70,6 +70,28 @@ import java.util.regex.Pattern;
  * A pre-committed transaction older than {@value #AGE_WARNING_PERCENT}% of the transaction timeout is
  * reported once with a WARN: the broker aborts it when the timeout passes, and its data is lost.
  *
+ * <p><b>No id is initialized before its recorded transaction commits</b> (which {@link #laterTransactionOfTheId}
+ * relies on: an initialization also bumps the epoch, and aborts the transaction). Only three calls initialize an id,
+ * and none can reach the id of a transaction recorded in the checkpoint a run restores, {@code c}, before it commits:
+ * <ol>
+ * <li>{@link #beginTransaction} initializes only ids {@code n >= nextId}, and a restored {@code nextId} is the maximum
+ *     over every old subtask (union state) as of {@code c}, above every id recorded in {@code c} (an id is counted
+ *     before its transaction can be pre-committed). A pooled producer goes on under its id without initializing it,
+ *     and is pooled only after its commit returned.</li>
+ * <li>{@link #abortLeftovers} fences only ongoing ids not kept or live here, and the runtime calls it after a restore
+ *     only at the first checkpoint completed after it ({@code TwoPhaseCommitSinkOperator}): every subtask has then
+ *     acknowledged that checkpoint, which it does only after committing, in {@code initializeState}, every recorded
+ *     transaction it was dealt — also those of another subtask's ids after a rescale
+ *     ({@code recordedTransactionDealtToAnotherSubtaskIsCommittedBeforeItsIdsOwnerAbortsLeftovers} pins it). A restore
+ *     that fails before then runs no fence, and the next one commits the same transactions again.</li>
+ * <li>{@link #abort} of a handle with no live producer fences; the runtime aborts only its own live transactions.</li>
+ * </ol>
+ * Outside this argument, and so outside the guarantee: a process of an earlier run that still runs (a zombie) and
+ * counts ids on from its own {@code nextId}, another job with the same transactional-id prefix, and restoring an
+ * older checkpoint after a newer one completed without its commits and later restoring that newer one. Each can
+ * initialize a recorded id first; its transaction is then aborted (its records lost whatever this sink does) and may
+ * be taken for committed here instead of reported lost. Flink's connector shares the first two hazards.
+ *
  * <p>All methods run on the sink task's thread; the mutable fields are confined to it.
  */
 public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction> {
@@ -315,7 +337,9 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
      * one when {@code txn} ends (committed, or aborted by the broker's timeout) and again only when a
      * pooled producer began and ended the next transaction, or another producer initialized the id.
      * A different producer id, an ongoing transaction with a higher epoch, or an epoch two or more above
-     * the recorded one therefore mean that the pooled producer committed {@code txn} and went on.
+     * the recorded one therefore mean that the pooled producer committed {@code txn} and went on — given that no
+     * other producer initialized the id before {@code txn} committed, which the class Javadoc argues for every path
+     * of Weir ("No id is initialized before its recorded transaction commits").
      */
     private static boolean laterTransactionOfTheId(KafkaTransaction txn, TransactionDescription state) {
         if (state.producerId() != txn.producerId()) {
@@ -551,7 +575,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     }
 
     private KafkaProducer<byte[], byte[]> producer(String transactionalId) {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) settings.transactionTimeout().toMillis());
@@ -563,7 +587,7 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
     }
 
     private Properties adminProperties() {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         return p;
     }

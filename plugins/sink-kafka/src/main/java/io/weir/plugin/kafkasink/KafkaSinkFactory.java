@@ -5,6 +5,7 @@ import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SinkFactory;
 import io.weir.api.sink.TwoPhaseCommittingSink;
+import io.weir.plugin.kafkaclient.KafkaClientProperties;
 import org.osgi.service.component.annotations.Component;
 
 import java.util.List;
@@ -37,7 +38,8 @@ public final class KafkaSinkFactory implements SinkFactory {
             PluginSetting.optional("delivery-guarantee", "string", "exactly-once",
                     "exactly-once (Kafka transactions committed with each checkpoint) or at-least-once (plain producer flushed at each checkpoint)"),
             PluginSetting.optional("debug.inject-delay.before-commit", "long", "0",
-                    "testing aid: ms the first commit of a mid-run checkpoint's transaction waits after its pre-commit (to kill the process there)"));
+                    "testing aid: ms the first commit of a mid-run checkpoint's transaction waits after its pre-commit (to kill the process there)"),
+            KafkaClientProperties.setting());
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KafkaSinkFactory() {

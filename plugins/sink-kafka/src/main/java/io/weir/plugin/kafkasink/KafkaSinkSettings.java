@@ -3,9 +3,11 @@ package io.weir.plugin.kafkasink;
 import io.weir.api.FieldType;
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.plugin.kafkaclient.KafkaClientProperties;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The validated configuration of a {@code kafka-2pc} sink.
@@ -33,10 +35,20 @@ import java.util.Objects;
  *        the sink's first commit of a transaction it pre-committed itself (in a job with periodic checkpoints,
  *        that of a checkpoint taken mid-run, not the final one) waits this long first, on the task thread, so
  *        that a test can kill the process between the pre-commit and the commit
+ * @param clientProperties {@code properties.<kafka-client-key>}: further settings of the producer and admin clients
+ *        (security and the like); never the keys in {@link #OWNED_CLIENT_KEYS}
  */
 public record KafkaSinkSettings(String bootstrapServers, String topic, String format, String keyField,
         Duration transactionTimeout, boolean ignoreLostTransactions, String transactionalIdPrefix,
-        boolean allowWithoutCheckpointing, boolean exactlyOnce, long holdBeforeCommitMs) {
+        boolean allowWithoutCheckpointing, boolean exactlyOnce, long holdBeforeCommitMs,
+        KafkaClientProperties clientProperties) {
+    /**
+     * Producer and admin keys the sink sets itself, refused as {@code properties.<key>}: the address, topic-independent
+     * identity and the transaction settings the exactly-once protocol depends on, and the byte serializers.
+     */
+    public static final Set<String> OWNED_CLIENT_KEYS = Set.of("bootstrap.servers", "client.id", "transactional.id",
+            "transaction.timeout.ms", "enable.idempotence", "acks", "isolation.level", "key.serializer", "value.serializer");
+
     /** Default transaction timeout: long enough for a crash and a recovery, and the broker's default maximum. */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(15);
 
@@ -50,6 +62,7 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
         if (transactionTimeout.isNegative() || transactionTimeout.isZero()) {
             throw new IllegalArgumentException("transaction timeout must be positive, got " + transactionTimeout);
         }
+        Objects.requireNonNull(clientProperties, "clientProperties");
     }
 
     /**
@@ -70,6 +83,7 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
         boolean allowWithoutCheckpointing = config.getBoolean("allow-without-checkpointing", false);
         String guarantee = config.getString("delivery-guarantee", "exactly-once");
         long hold = config.getLong("debug.inject-delay.before-commit", 0);
+        KafkaClientProperties clientProperties = KafkaClientProperties.from(config, OWNED_CLIENT_KEYS);
         servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
         topic = config.requireString("topic").strip();
         if (servers.isEmpty()) {
@@ -102,6 +116,6 @@ public record KafkaSinkSettings(String bootstrapServers, String topic, String fo
         }
         return new KafkaSinkSettings(servers, topic, format, keyField, Duration.ofMillis(timeoutMs),
                 ignoreLost, prefix, allowWithoutCheckpointing,
-                guarantee.equals("exactly-once"), hold);
+                guarantee.equals("exactly-once"), hold, clientProperties);
     }
 }

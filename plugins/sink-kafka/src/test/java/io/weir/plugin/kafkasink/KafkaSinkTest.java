@@ -286,6 +286,61 @@ class KafkaSinkTest {
         survivor.close();
     }
 
+    /**
+     * Pins the ordering {@link KafkaSink}'s class Javadoc relies on ("No id is initialized before its recorded
+     * transaction commits"): old subtask 0 of 2 recorded two transactions (two concurrent checkpoints) and crashed;
+     * restored with parallelism 2, the pending list is dealt round-robin, so its second transaction goes to new
+     * subtask 1 while new subtask 0, which owns the ids {@code -0-*}, aborts leftovers. Subtask 1 commits it at restore
+     * and subtask 0 aborts leftovers only at the first checkpoint completed after the restore (which subtask 1 can
+     * acknowledge only after its restore commits), so the fence finds nothing ongoing, and fresh ids of both new
+     * subtasks are above every recorded one (union state).
+     */
+    @Test
+    void recordedTransactionDealtToAnotherSubtaskIsCommittedBeforeItsIdsOwnerAbortsLeftovers() throws Exception {
+        broker.createTopics(1, "dealt");
+        InMemoryOperatorContext old0 = InMemoryOperatorContext.fresh(0, 2);
+        KafkaSink crashed = sink("dealt", Map.of());
+        crashed.open(Checkpointing.every100ms(old0));
+        crashed.abortLeftovers(List.of());
+        KafkaTransaction a = crashed.beginTransaction();
+        crashed.write(a, new Row(SCHEMA, "a", 1L));
+        KafkaTransaction recordedA = crashed.preCommit(a);
+        KafkaTransaction b = crashed.beginTransaction();
+        crashed.write(b, new Row(SCHEMA, "b", 2L));
+        KafkaTransaction recordedB = crashed.preCommit(b);
+        crashed.beginTransaction(); // open when the process dies, empty
+        Map<String, byte[]> snapshot = old0.snapshotOperatorState();
+        crashed.close();
+
+        KafkaSink new0 = sink("dealt", Map.of());
+        new0.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(0, 2, snapshot)));
+        KafkaSink new1 = sink("dealt", Map.of());
+        new1.open(Checkpointing.every100ms(InMemoryOperatorContext.restored(1, 2, snapshot)));
+        new0.commit(recordedA); // restore: each new subtask commits what it was dealt
+        new1.commit(recordedB);
+        KafkaTransaction fresh0 = new0.beginTransaction();
+        KafkaTransaction fresh1 = new1.beginTransaction();
+        long recordedMax = Math.max(n(recordedA), n(recordedB));
+        assertThat(n(fresh0)).isGreaterThan(recordedMax);
+        assertThat(n(fresh1)).isGreaterThan(recordedMax);
+        // the first checkpoint after the restore completed: now the owner of -0-* aborts leftovers
+        new0.write(fresh0, new Row(SCHEMA, "c", 3L));
+        KafkaTransaction recordedC = new0.preCommit(fresh0);
+        new0.commit(recordedC);
+        new0.abortLeftovers(List.of());
+        new1.abortLeftovers(List.of());
+        new1.commit(recordedB); // a late duplicate notification stays a no-op
+        awaitCommitted("dealt", "{\"k\":\"a\",\"v\":1}", "{\"k\":\"b\",\"v\":2}", "{\"k\":\"c\",\"v\":3}");
+        new0.close();
+        new1.close();
+    }
+
+    /** @return the {@code n} of a transactional id {@code <prefix>-<subtask>-<n>} */
+    private static long n(KafkaTransaction t) {
+        String id = t.transactionalId();
+        return Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+    }
+
     @Test
     void pendingTransactionSurvivesABrokerRestart() throws Exception {
         broker.createTopics(1, "restart");

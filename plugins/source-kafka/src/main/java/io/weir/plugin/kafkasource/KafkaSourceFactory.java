@@ -5,6 +5,7 @@ import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.PluginSetting;
 import io.weir.api.plugin.SourceFactory;
 import io.weir.api.source.SourceReader;
+import io.weir.plugin.kafkaclient.KafkaClientProperties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -50,7 +51,8 @@ public final class KafkaSourceFactory implements SourceFactory {
                     "stop at the end offsets read at the first start; the job then finishes"),
             PluginSetting.optional("partition-discovery-interval-ms", "long", "30000",
                     "unbounded: how often each subtask looks for partitions (and matching topics) added while the job runs,"
-                            + " read from their earliest offset; 0 = only at a restore"));
+                            + " read from their earliest offset; 0 = only at a restore"),
+            KafkaClientProperties.setting());
 
     /** Public no-arg constructor for DS and {@link java.util.ServiceLoader}. */
     public KafkaSourceFactory() {
@@ -106,7 +108,7 @@ public final class KafkaSourceFactory implements SourceFactory {
     }
 
     private static void check(KafkaSourceSettings settings, PluginConfig config) {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) CHECK_TIMEOUT.toMillis());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CHECK_TIMEOUT.toMillis());
@@ -116,8 +118,12 @@ public final class KafkaSourceFactory implements SourceFactory {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) CHECK_TIMEOUT.toMillis())).nodes()
                         .get(CHECK_TIMEOUT.toMillis() + 2000, TimeUnit.MILLISECONDS);
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                if (KafkaClientProperties.isAuthenticationFailure(e)) {
+                    throw config.error("properties.sasl.jaas.config", KafkaClientProperties.authenticationError(settings.bootstrapServers(), e));
+                }
                 throw config.error("bootstrap-servers", "no Kafka broker answered at " + settings.bootstrapServers() + " within "
-                        + CHECK_TIMEOUT.toSeconds() + " s; check the address and that the broker is running");
+                        + CHECK_TIMEOUT.toSeconds() + " s; check the address, that the broker is running and whether it"
+                        + " needs security settings (properties.security.protocol and the like)");
             }
             var perTopic = admin.describeTopics(Set.copyOf(settings.topics())).topicNameValues();
             for (String topic : settings.topics()) {

@@ -341,7 +341,7 @@ public final class KafkaSourceReader implements SourceReader {
     }
 
     private KafkaConsumer<byte[], byte[]> newConsumer() {
-        Properties p = new Properties();
+        Properties p = settings.clientProperties().applyTo(new Properties());
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

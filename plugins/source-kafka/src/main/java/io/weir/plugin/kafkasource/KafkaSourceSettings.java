@@ -3,11 +3,13 @@ package io.weir.plugin.kafkasource;
 import io.weir.api.FieldType;
 import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
+import io.weir.plugin.kafkaclient.KafkaClientProperties;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -28,9 +30,19 @@ import java.util.regex.PatternSyntaxException;
  * @param bounded {@code bounded}: stop at the end offsets read at the first start (default false)
  * @param discoveryIntervalMs {@code partition-discovery-interval-ms}: how often an unbounded job looks for
  *        partitions (and topics matching the pattern) added while it runs, ms; 0 = only at a restore (default 30000)
+ * @param clientProperties {@code properties.<kafka-client-key>}: further settings of the consumer and admin clients
+ *        (security and the like); never the keys in {@link #OWNED_CLIENT_KEYS}
  */
 public record KafkaSourceSettings(String bootstrapServers, List<String> topics, Pattern topicPattern, Schema schema,
-        String format, StartFrom startFrom, long startTimestampMs, String groupId, boolean bounded, long discoveryIntervalMs) {
+        String format, StartFrom startFrom, long startTimestampMs, String groupId, boolean bounded, long discoveryIntervalMs,
+        KafkaClientProperties clientProperties) {
+
+    /**
+     * Consumer and admin keys the source sets itself, refused as {@code properties.<key>}: the address has its own
+     * option, offsets live in checkpoints (no auto commit or reset), records are read {@code read_committed} as bytes.
+     */
+    public static final Set<String> OWNED_CLIENT_KEYS = Set.of("bootstrap.servers", "group.id", "client.id",
+            "isolation.level", "enable.auto.commit", "auto.offset.reset", "key.deserializer", "value.deserializer");
 
     /** The default of {@code partition-discovery-interval-ms}: 30 s. */
     public static final long DEFAULT_DISCOVERY_INTERVAL_MS = 30_000;
@@ -60,6 +72,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         if (discoveryIntervalMs < 0) {
             throw new IllegalArgumentException("partition discovery interval must be >= 0 ms, got " + discoveryIntervalMs);
         }
+        Objects.requireNonNull(clientProperties, "clientProperties");
     }
 
     /**
@@ -79,6 +92,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
         String group = config.getString("group-id", null);
         boolean bounded = config.getBoolean("bounded", false);
         long discoveryMs = config.getLong("partition-discovery-interval-ms", DEFAULT_DISCOVERY_INTERVAL_MS);
+        KafkaClientProperties clientProperties = KafkaClientProperties.from(config, OWNED_CLIENT_KEYS);
         servers = config.requireString("bootstrap-servers").strip(); // fails naming the key if absent
         if (servers.isEmpty()) {
             throw config.error("bootstrap-servers", "must list at least one host:port");
@@ -133,6 +147,7 @@ public record KafkaSourceSettings(String bootstrapServers, List<String> topics, 
             throw config.error("partition-discovery-interval-ms", "must be >= 0 (ms; 0 looks for added partitions only at a"
                     + " restore), got " + discoveryMs);
         }
-        return new KafkaSourceSettings(servers, topics, compiled, schema, format, startFrom, timestamp, group, bounded, discoveryMs);
+        return new KafkaSourceSettings(servers, topics, compiled, schema, format, startFrom, timestamp, group, bounded, discoveryMs,
+                clientProperties);
     }
 }
