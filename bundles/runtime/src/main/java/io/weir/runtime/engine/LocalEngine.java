@@ -19,6 +19,7 @@ import io.weir.runtime.scheduler.JobMaster;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,13 +57,27 @@ public final class LocalEngine implements Engine, AutoCloseable {
      * @throws IllegalStateException naming the missing service if one is not on the class path
      */
     public static LocalEngine fromServiceLoader(ClassLoader loader, Configuration config) {
+        return fromServiceLoader(loader, config, first(CheckpointRecoveryFactory.class, loader));
+    }
+
+    /**
+     * As {@link #fromServiceLoader(ClassLoader, Configuration)}, with the given ID counter and completed-store factory
+     * instead of the one ServiceLoader finds (e.g. the Hazelcast one of a benchmark that runs its own cluster members).
+     *
+     * @param config engine configuration ({@link EngineOptions}: {@code state.async-snapshot.threads})
+     * @param recovery creates each job's checkpoint ID counter and completed-checkpoint store
+     * @throws IllegalStateException naming the missing service if one is not on the class path
+     * @throws NullPointerException if {@code recovery} is null
+     */
+    public static LocalEngine fromServiceLoader(ClassLoader loader, Configuration config, CheckpointRecoveryFactory recovery) {
+        Objects.requireNonNull(recovery, "recovery");
         Map<String, StateBackend> backends = new HashMap<>();
         ServiceLoader.load(StateBackend.class, loader).forEach(b -> backends.put(b.type(), b));
         Map<String, CheckpointBarrierHandlerFactory> handlers = new HashMap<>();
         ServiceLoader.load(CheckpointBarrierHandlerFactory.class, loader).forEach(h -> handlers.put(h.type(), h));
         return new LocalEngine(new EngineServices(MapPluginRegistry.fromServiceLoader(loader), backends,
                 first(CheckpointStorageFactory.class, loader), handlers, first(CheckpointCoordinatorFactory.class, loader),
-                first(CheckpointRecoveryFactory.class, loader), newAsyncOperations(config.get(EngineOptions.ASYNC_THREADS)), newTimers()));
+                recovery, newAsyncOperations(config.get(EngineOptions.ASYNC_THREADS)), newTimers()));
     }
 
     private static <T> T first(Class<T> type, ClassLoader loader) {
