@@ -5,11 +5,16 @@ import io.weir.core.coordination.CompletedCheckpointStats;
 import io.weir.core.engine.JobHandle;
 import io.weir.core.engine.JobResult;
 import io.weir.core.engine.JobStatus;
+import io.weir.core.ha.CheckpointRecoveryFactory;
 import io.weir.core.job.InvalidJobException;
 import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobSpecParser;
 import io.weir.core.plugin.MapPluginRegistry;
 import io.weir.core.plugin.PluginRegistry;
+import io.weir.benchmarks.ha.InProcessCluster;
+import io.weir.benchmarks.ha.TimedRecoveryFactory;
+import io.weir.ha.hazelcast.checkpoint.HazelcastCheckpointRecoveryFactory;
+import io.weir.ha.hazelcast.member.MemberConfigs;
 import io.weir.runtime.engine.LocalEngine;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -32,11 +37,14 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.ServiceLoader;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import java.util.stream.Stream;
 
 /**
@@ -46,7 +54,9 @@ import java.util.stream.Stream;
  * <p>Output on stdout, one JSON object per line: a {@code checkpoint} line per completed checkpoint
  * (see {@link CheckpointRecorder}), then one {@code summary} line: median and max end-to-end
  * duration over checkpoints 2..n ({@link DurationSummary}), records/s counted by the sink between
- * the warm-up mark (10 s) and the end, checkpoints completed and failed. Logs go to stderr.
+ * the warm-up mark (10 s) and the end, checkpoints completed and failed, and the time of the two HA writes on each
+ * checkpoint's path (id draw, store add; {@link TimedRecoveryFactory}) with the standalone or, with
+ * {@code --high-availability=hazelcast}, the Hazelcast counter and store ({@link InProcessCluster}). Logs go to stderr.
  *
  * <p>Exit status: 0 when the job ran the whole duration and was cancelled; 1 when it failed or
  * ended early; 2 on a usage or job-file error. Main thread only.
@@ -56,6 +66,10 @@ import java.util.stream.Stream;
 public final class CheckpointBenchmark implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointBenchmark.class);
     private static final long CANCEL_TIMEOUT_S = 30;
+    /** {@code --high-availability} values (Flink's {@code high-availability.type}: NONE is our standalone). */
+    static final List<String> HA_TYPES = List.of("standalone", "hazelcast");
+    /** The fencing epoch the benchmark's single owner runs under (the job store and its leases are not involved). */
+    static final long OWNER_EPOCH = 1;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -80,6 +94,16 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
     @Option(names = "--report-vertex", paramLabel = "ID", defaultValue = BenchmarkJob.COUNTER_ID,
             description = "Chain-head operator whose subtasks each checkpoint line lists: source or counter (default: ${DEFAULT-VALUE})")
     private String reportVertex;
+
+    @Option(names = "--high-availability", paramLabel = "TYPE", defaultValue = "standalone",
+            description = "Checkpoint ID counter and completed store: standalone (in memory) or hazelcast (in-process members,"
+                    + " the store's maps with 2 synchronous backups; docs/ha.md) (default: ${DEFAULT-VALUE})")
+    private String highAvailability;
+
+    @Option(names = "--ha-members", paramLabel = "N", defaultValue = "3",
+            description = "Hazelcast members started in this JVM with --high-availability=hazelcast, 1..7 (default: ${DEFAULT-VALUE},"
+                    + " so that each of the 2 backups is on another member, as in a 3-node cluster)")
+    private int haMembers;
 
     @Option(names = "--list", description = "List the variants and exit")
     private boolean list;
@@ -117,6 +141,13 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                     "--duration-s must be >= 1 and --warmup-s >= 0, got " + duration + " and " + warmupS);
         }
         int warmup = Math.min(warmupS, duration / 2);
+        if (!HA_TYPES.contains(highAvailability)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Unknown --high-availability '" + highAvailability
+                    + "'; one of " + HA_TYPES + " (standalone: in-memory counter and store; hazelcast: in-process members)");
+        }
+        if (haMembers < 1 || haMembers > 7) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ha-members must be 1..7, got " + haMembers);
+        }
 
         boolean temporary = checkpointDir == null;
         Path dir = temporary ? Files.createTempDirectory("weir-benchmark-") : checkpointDir;
@@ -138,7 +169,37 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
         JsonProvider json = JsonProvider.provider();
         JsonLines out = new JsonLines(json, stdout);
         AtomicLong rows = new AtomicLong();
-        try (LocalEngine engine = LocalEngine.fromServiceLoader(CheckpointBenchmark.class.getClassLoader(), Configuration.empty())) {
+        ClassLoader loader = CheckpointBenchmark.class.getClassLoader();
+        boolean hazelcast = highAvailability.equals("hazelcast");
+        // the cluster is closed after the engine: a job being cancelled may still write its store
+        try (InProcessCluster cluster = hazelcast ? new InProcessCluster(haMembers, loader) : null) {
+            CheckpointRecoveryFactory recovery = hazelcast
+                    ? new HazelcastCheckpointRecoveryFactory(cluster::member, job -> OWNER_EPOCH)
+                    : standaloneRecovery(loader);
+            TimedRecoveryFactory timed = new TimedRecoveryFactory(recovery);
+            JsonObjectBuilder ha = json.createObjectBuilder().add("type", recovery.type());
+            if (cluster != null) {
+                ha.add("members", haMembers).add("sync_backups", Math.min(MemberConfigs.BACKUPS, haMembers - 1))
+                        .add("cluster_formed_ms", cluster.formedInMs())
+                        .add("store_entry_primary_on_engine_member", cluster.ownsStoreEntryOf(BenchmarkJob.jobName(variant)));
+            }
+            return runJob(variant, durationS, warmupS, dir, json, out, rows, loader, timed, ha);
+        }
+    }
+
+    /** @return the ServiceLoader's {@code standalone} factory, the embedded default */
+    private static CheckpointRecoveryFactory standaloneRecovery(ClassLoader loader) {
+        for (CheckpointRecoveryFactory f : ServiceLoader.load(CheckpointRecoveryFactory.class, loader)) {
+            if (f.type().equals("standalone")) {
+                return f;
+            }
+        }
+        throw new IllegalStateException("no standalone " + CheckpointRecoveryFactory.class.getName() + " on the class path");
+    }
+
+    private int runJob(Variant variant, int durationS, int warmupS, Path dir, JsonProvider json, JsonLines out, AtomicLong rows,
+            ClassLoader loader, TimedRecoveryFactory recovery, JsonObjectBuilder ha) throws Exception {
+        try (LocalEngine engine = LocalEngine.fromServiceLoader(loader, Configuration.empty(), recovery)) {
             PluginRegistry plugins = engine.services().plugins();
             if (!(plugins instanceof MapPluginRegistry registry)) {
                 throw new IllegalStateException("the engine's plugin registry is a " + plugins.getClass().getName()
@@ -154,7 +215,8 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                 LOG.error("Invalid benchmark job {}: {}", BenchmarkJob.jobName(variant), e.getMessage());
                 return 2;
             }
-            LOG.info("Running {} for {} s (warm-up {} s), checkpoints in {}, overrides {}", variant.name(), durationS, warmupS, dir, overrides);
+            LOG.info("Running {} for {} s (warm-up {} s), checkpoints in {}, overrides {}, high availability {}", variant.name(),
+                    durationS, warmupS, dir, overrides, recovery.type());
 
             long start = System.nanoTime();
             CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex, rows::get, start);
@@ -197,7 +259,11 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                     .add("type", "summary")
                     .add("variant", variant.name())
                     .add("duration_ms", durationJson)
-                    .add("persisted_data_bytes", persistedJson);
+                    .add("persisted_data_bytes", persistedJson)
+                    .add("high_availability", ha)
+                    .add("id_draw_ms", afterFirst(json, completed, recovery::idDrawMs))
+                    .add("store_add_ms", afterFirst(json, completed, recovery::storeAddMs))
+                    .add("duration_with_ha_writes_ms", afterFirst(json, completed, id -> withHaWrites(completed, recovery, id)));
             if (endedEarly) {
                 summary.add("records_per_s_after_warmup", JsonValue.NULL);
             } else {
@@ -214,6 +280,38 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
             out.write(summary.build());
             return !endedEarly && result.status() == JobStatus.CANCELED ? 0 : 1;
         }
+    }
+
+    /** End-to-end duration plus the id draw and the store add, which the end-to-end duration does not contain. */
+    private static OptionalDouble withHaWrites(List<CompletedCheckpointStats> completed, TimedRecoveryFactory recovery, long id) {
+        OptionalDouble draw = recovery.idDrawMs(id);
+        OptionalDouble add = recovery.storeAddMs(id);
+        return draw.isPresent() && add.isPresent()
+                ? completed.stream().filter(s -> s.checkpointId() == id).mapToDouble(s -> s.endToEndDurationMs() + draw.getAsDouble()
+                        + add.getAsDouble()).findFirst()
+                : OptionalDouble.empty();
+    }
+
+    /**
+     * @param metric a measure per checkpoint id, empty when not measured
+     * @return median, min, max and spread of {@code metric} over checkpoints 2..n (rounded to 0.01 ms; null values when
+     *         none was measured)
+     */
+    private static JsonObjectBuilder afterFirst(JsonProvider json, List<CompletedCheckpointStats> completed,
+            LongFunction<OptionalDouble> metric) {
+        List<Double> values = completed.stream().map(CompletedCheckpointStats::checkpointId).sorted().skip(1)
+                .map(metric::apply).filter(OptionalDouble::isPresent).map(OptionalDouble::getAsDouble).toList();
+        JsonObjectBuilder b = json.createObjectBuilder().add("counted", values.size());
+        if (values.isEmpty()) {
+            return b.add("median", JsonValue.NULL).add("min", JsonValue.NULL).add("max", JsonValue.NULL);
+        }
+        Spread s = Spread.of(values);
+        return b.add("median", round2(s.median())).add("min", round2(s.min())).add("max", round2(s.max()))
+                .add("spread_percent", s.spreadPercent());
+    }
+
+    private static double round2(double v) {
+        return Math.round(v * 100) / 100.0;
     }
 
     /**
