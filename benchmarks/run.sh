@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the checkpoint benchmark (PROTOCOL.md §5) on the embedded engine.
 #   benchmarks/run.sh VARIANT [--duration-s=N] [--warmup-s=N] [--checkpoint-dir=DIR] [--set key=value]...
+#       [--high-availability=standalone|hazelcast [--ha-members=N]]   (benchmarks/ha-cost.sh compares the two)
 #   benchmarks/run.sh --list   (variants include rocksdb-nobp, rocksdb-throughput-16, rocksdb-throughput-100k)
 #   benchmarks/run.sh recovery [--rounds=N] [--rate=N] [--keys=N] [--checkpoint-interval-ms=N]
 #       (task failures injected into a small-state job: recovery time and its parts, io.weir.benchmarks.recovery)
