@@ -30,9 +30,16 @@ class ClusterJobsIT {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterJobsIT.class);
     /** Kept after a failing test: the nodes' stdout/stderr, the CLI runs' output, the data and checkpoints. */
     private static final Path LOGS = Path.of("target/cluster-jobs-it-logs").toAbsolutePath();
-    /** Long enough for everything the test does (it cancels the job at the end): 4,000 records × 40 ms per subtask. */
+    /** More than the job may read: it never finishes (the test cancels it at the end). */
     private static final int RECORDS = 8_000;
     private static final int SLEEP_MS = 40;
+    /**
+     * What the source's {@code release-file} lets it read: 400 records, ~8 s of work at 40 ms per record over 2 subtasks.
+     * Savepoints are aligned: with the whole file released, the savepoint's barrier queued behind the records buffered
+     * before the sleeping aggregate and took over a minute (CI run, 2026-12-01); held, the job runs and checkpoints with
+     * a backlog of at most 400 records whatever the load.
+     */
+    private static final int RELEASED = 400;
     private static final Duration WAIT = Duration.ofSeconds(120);
 
     private Path work;
@@ -47,8 +54,10 @@ class ClusterJobsIT {
     void aJobKeepsItsIdAcrossAKillAndEveryMemberShowsItsOwnerSavepointsAndCancelsIt() throws Exception {
         Path input = work.resolve("flights.csv");
         WeirProcesses.writeFlights(input, RECORDS, 20_261_201L);
-        Path job = WeirProcesses.writeFlightJob("cj.json", "cj", input, work.resolve("cp"), work.resolve("out"), SLEEP_MS, 2,
-                Map.of("execution.checkpointing.unaligned.enabled", "true"));
+        Path gate = work.resolve("release");
+        WeirProcesses.release(gate, RELEASED);
+        Path job = PluginUpgradeIT.withReleaseFile(WeirProcesses.writeFlightJob("cj.json", "cj", input, work.resolve("cp"),
+                work.resolve("out"), SLEEP_MS, 2, Map.of("execution.checkpointing.unaligned.enabled", "true")), gate);
         NodeSession cli = new NodeSession(work);
         try (HaCluster cluster = new HaCluster(work, 3)) {
             cluster.startAll();
@@ -76,7 +85,7 @@ class ClusterJobsIT {
 
             int nonOwner = survivors.stream().filter(i -> i != next).findFirst().orElseThrow();
             WeirProcesses.Run savepoint = cli.weir("savepoint", id, "--node", cluster.url(nonOwner), "--data-dir", data(nonOwner),
-                    "--timeout", "90");
+                    "--timeout", "50"); // under NodeSession's 60 s for a CLI run: a slow savepoint fails with the CLI's message
             assertThat(savepoint.exitCode()).as(savepoint.toString()).isZero();
             Path taken = WeirProcesses.savepointPath(savepoint, "Savepoint of job " + id + " completed: ");
             assertThat(taken.resolve("_metadata")).as("the savepoint the owner %s took", cluster.url(next)).isRegularFile();
