@@ -111,9 +111,11 @@ class TwoPhaseCommitAcrossVersionsTest {
         assertThat(failedResult.status()).isEqualTo(JobStatus.FAILED);
         assertThat(failedResult.failure()).hasStackTraceContaining("file-2pc 1.1.0 cannot restore");
         if (failure == RestoreFailure.AFTER_COMMITTING) {
-            assertThat(v11.committed).as("1.1 committed the savepoint's transactions before it failed")
-                    .containsAll(v10.preCommittedWithRows());
-            assertThat(FlightData.committedRows(tmp.resolve("out"))).hasSize(HELD);
+            // each subtask commits what it restored, then throws: the first to throw fails the job, and the other may
+            // be cancelled before its commit (seen in a clean-clone run), so 1.1 committed some of them, never others
+            assertThat(v11.committed).as("1.1 committed savepoint transactions before it failed").isNotEmpty()
+                    .isSubsetOf(v10.preCommittedWithRows());
+            assertThat(FlightData.committedRows(tmp.resolve("out"))).hasSizeBetween(1, HELD);
         } else {
             assertThat(v11.committed).isEmpty();
             assertThat(FlightData.committedRows(tmp.resolve("out"))).isEmpty();
