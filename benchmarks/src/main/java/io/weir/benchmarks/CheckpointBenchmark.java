@@ -29,11 +29,9 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -160,7 +158,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
             return run(variant, duration, warmup, dir);
         } finally {
             if (temporary) {
-                deleteRecursively(dir);
+                BenchmarkFiles.deleteRecursively(dir);
             }
         }
     }
@@ -356,17 +354,4 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
         }
     }
 
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot delete " + p, e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Could not delete checkpoint directory {}: {}", dir, e.getMessage());
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.largestate;
 
+import io.weir.benchmarks.BenchmarkFiles;
 import io.weir.benchmarks.BenchmarkJob;
 import io.weir.benchmarks.CheckpointRecorder;
 import io.weir.benchmarks.JsonLines;
@@ -28,12 +29,10 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -152,7 +150,7 @@ public final class LargeStateBenchmark implements Callable<Integer> {
         try {
             return run(hourly, backendConfig, interval, dir);
         } finally {
-            deleteRecursively(dir);
+            BenchmarkFiles.deleteRecursively(dir);
         }
     }
 
@@ -346,17 +344,4 @@ public final class LargeStateBenchmark implements Callable<Integer> {
         return target;
     }
 
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot delete " + p, e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Could not delete {}: {}", dir, e.getMessage());
-        }
-    }
 }

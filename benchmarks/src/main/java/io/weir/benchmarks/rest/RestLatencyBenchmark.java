@@ -1,5 +1,6 @@
 package io.weir.benchmarks.rest;
 
+import io.weir.benchmarks.BenchmarkFiles;
 import io.weir.benchmarks.JsonLines;
 import io.weir.benchmarks.Percentiles;
 import io.weir.benchmarks.Spread;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -29,14 +29,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * Latency of {@code GET /jobs/:id/checkpoints} on a real node while the {@code throughput-16} pipeline runs
@@ -133,7 +131,7 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
             if (keep) {
                 LOG.info("Kept the node's data directory {}", data);
             } else {
-                deleteRecursively(data);
+                BenchmarkFiles.deleteRecursively(data);
             }
         }
     }
@@ -356,17 +354,4 @@ public final class RestLatencyBenchmark implements Callable<Integer> {
         return Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0;
     }
 
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot delete " + p, e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Could not delete {}: {}", dir, e.getMessage());
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.weir.benchmarks.savepoint;
 
+import io.weir.benchmarks.BenchmarkFiles;
 import io.weir.benchmarks.JsonLines;
 import io.weir.benchmarks.Spread;
 import io.weir.core.config.Configuration;
@@ -30,7 +31,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +136,7 @@ public final class SavepointBenchmark implements Callable<Integer> {
             return run(root);
         } finally {
             if (temporary) {
-                deleteRecursively(root);
+                BenchmarkFiles.deleteRecursively(root);
             }
         }
     }
@@ -441,17 +441,4 @@ public final class SavepointBenchmark implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot delete " + p, e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Could not delete {}: {}", dir, e.getMessage());
-        }
-    }
 }
