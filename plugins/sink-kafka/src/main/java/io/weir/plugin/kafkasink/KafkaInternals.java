@@ -55,11 +55,22 @@ final class KafkaInternals {
      * of a producer in the middle of transaction {@code id}, so that {@code commitTransaction()}
      * commits it. Committing a transaction that is already committed this way is a no-op at the broker.
      *
+     * <p>The producer first learns the broker's transaction protocol version (a metadata request for {@code topic},
+     * which connects it and brings the broker's finalized features), and takes it as {@code beginTransaction()} would.
+     * Without this the version is learnt in the middle of {@code commitTransaction()}, if the connection happens to be
+     * up by then: the commit is sent in the old protocol (no epoch bump at the broker) and the client then bumps the
+     * epoch with an {@code InitProducerId} (its "client-side epoch bump" on a protocol upgrade), which leaves the id
+     * {@code Empty} at the broker instead of {@code CompleteCommit} — a committed transaction that a later check took
+     * for a lost one. With it, a resumed commit leaves the broker in the state a live producer's commit does.
+     *
      * @param producer the fresh producer
      * @param id the recorded producer id and epoch
+     * @param topic a topic the producer may describe (the sink's topic)
      * @throws IllegalStateException if the kafka-clients internals differ from the pinned version's
+     * @throws org.apache.kafka.common.errors.TimeoutException if the broker cannot be reached within {@code max.block.ms}
      */
-    static void resumeTransaction(KafkaProducer<?, ?> producer, ProducerIdAndEpoch id) {
+    static void resumeTransaction(KafkaProducer<?, ?> producer, ProducerIdAndEpoch id, String topic) {
+        producer.partitionsFor(topic);
         try {
             Object tm = field(producer, "transactionManager");
             synchronized (tm) {
@@ -76,6 +87,8 @@ final class KafkaInternals {
                 ctor.setAccessible(true);
                 setField(tm, "producerIdAndEpoch", ctor.newInstance(id.producerId(), id.epoch()));
                 transitionTo.invoke(tm, state(stateClass, "READY"));
+                // as beginTransaction() does: take the broker's protocol version at the start of the transaction
+                tm.getClass().getMethod("maybeUpdateTransactionV2Enabled", boolean.class).invoke(tm, true);
                 transitionTo.invoke(tm, state(stateClass, "IN_TRANSACTION"));
                 setField(tm, "transactionStarted", true);
             }

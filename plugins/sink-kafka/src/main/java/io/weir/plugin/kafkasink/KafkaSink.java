@@ -300,7 +300,8 @@ public final class KafkaSink implements TwoPhaseCommittingSink<KafkaTransaction>
         KafkaProducer<byte[], byte[]> producer = producer(txn.transactionalId());
         boolean committed = false;
         try {
-            KafkaInternals.resumeTransaction(producer, new KafkaInternals.ProducerIdAndEpoch(txn.producerId(), txn.epoch()));
+            KafkaInternals.resumeTransaction(producer, new KafkaInternals.ProducerIdAndEpoch(txn.producerId(), txn.epoch()),
+                    settings.topic());
             beforeResumedCommit.run();
             producer.commitTransaction();
             committed = true;

@@ -470,8 +470,17 @@ class KafkaSinkTest {
     }
 
     @Test
-    void internalsResumeTheTransactionOfAnAbandonedProducerAndCommitItExactlyOnce() {
+    void internalsResumeTheTransactionOfAnAbandonedProducerAndCommitItAsItsOwnProducerWould() throws Exception {
         broker.createTopics(1, "resume");
+        // control: what a live producer's commit leaves at the broker (TV2, Kafka 4's default: the epoch goes up by one)
+        KafkaProducer<byte[], byte[]> live = rawProducer("tx-live", 60_000);
+        live.initTransactions();
+        live.beginTransaction();
+        live.send(new ProducerRecord<>("resume", "l".getBytes(StandardCharsets.UTF_8)));
+        short liveEpoch = KafkaInternals.producerIdAndEpoch(live).epoch();
+        live.commitTransaction();
+        live.close();
+
         KafkaProducer<byte[], byte[]> writer = rawProducer("tx-resume", 60_000);
         writer.initTransactions();
         writer.beginTransaction();
@@ -482,15 +491,22 @@ class KafkaSinkTest {
         KafkaInternals.ProducerIdAndEpoch id = KafkaInternals.producerIdAndEpoch(writer);
         assertThat(id.producerId()).isGreaterThanOrEqualTo(0);
         // the writer is abandoned without commit or abort, as by a crash (its network thread stays silent)
-        assertThat(broker.readAll("resume", true)).isEmpty();
+        assertThat(broker.readAll("resume", true)).containsExactly("l");
 
-        for (int attempt = 0; attempt < 2; attempt++) { // the second commit is a no-op
-            try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-resume", 60_000)) {
-                KafkaInternals.resumeTransaction(resumer, id);
-                resumer.commitTransaction();
-            }
+        try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-resume", 60_000)) {
+            KafkaInternals.resumeTransaction(resumer, id, "resume");
+            resumer.commitTransaction();
         }
-        awaitCommitted("resume", "r0", "r1", "r2", "r3", "r4");
+        awaitCommitted("resume", "l", "r0", "r1", "r2", "r3", "r4");
+        try (Admin admin = broker.admin()) {
+            var liveState = admin.describeTransactions(List.of("tx-live")).all().get().get("tx-live");
+            var resumedState = admin.describeTransactions(List.of("tx-resume")).all().get().get("tx-resume");
+            assertThat(liveState.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+            // a resumed commit must not leave the id Empty (committed, then re-initialized by the client) nor in another
+            // protocol's state than a live commit: the duplicate-commit check reads this state
+            assertThat(resumedState.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+            assertThat(resumedState.producerEpoch() - id.epoch()).isEqualTo(liveState.producerEpoch() - liveEpoch);
+        }
         writer.close(Duration.ZERO);
     }
 
@@ -509,7 +525,7 @@ class KafkaSinkTest {
                     .all().get().get("tx-lost").state() == TransactionState.COMPLETE_ABORT);
         }
         try (KafkaProducer<byte[], byte[]> resumer = rawProducer("tx-lost", 1_000)) {
-            KafkaInternals.resumeTransaction(resumer, id);
+            KafkaInternals.resumeTransaction(resumer, id, "lost-raw");
             assertThatThrownBy(resumer::commitTransaction).isInstanceOf(org.apache.kafka.common.KafkaException.class);
         }
         assertThat(broker.readAll("lost-raw", true)).isEmpty();
