@@ -50,8 +50,49 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
         }
     }
 
+    /**
+     * A state of the handler, carrying what is valid in it: only a collecting state has a checkpoint in progress.
+     * Every event computes the next state from the current one; {@link #enter} checks the move against
+     * {@link Phase#canTransitionTo}.
+     */
+    sealed interface State permits WaitingForFirstBarrier, CollectingBarriers, Closed {
+        /** @return the phase this state is in, for the transition table and tests */
+        Phase phase();
+    }
+
+    /** No checkpoint in progress; no channel blocked. */
+    record WaitingForFirstBarrier() implements State {
+        @Override
+        public Phase phase() {
+            return Phase.WAITING_FOR_FIRST_BARRIER;
+        }
+    }
+
+    /**
+     * Aligning checkpoint {@code pending}: some but not all live channels delivered its barrier; those are blocked.
+     *
+     * @param pending the checkpoint in progress: its barrier, delivered channels and alignment measurement
+     */
+    record CollectingBarriers(PendingBarriers pending) implements State {
+        @Override
+        public Phase phase() {
+            return Phase.COLLECTING_BARRIERS;
+        }
+    }
+
+    /** The task shut down; terminal. */
+    record Closed() implements State {
+        @Override
+        public Phase phase() {
+            return Phase.CLOSED;
+        }
+    }
+
+    private static final State WAITING = new WaitingForFirstBarrier();
+    private static final State CLOSED = new Closed();
+
     /** Current state. Task thread only. */
-    private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
+    private State state = WAITING;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -68,23 +109,29 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
         long now = context.nanoTime();
-        startPending(barrier, channel, now);
-        transitionTo(Phase.COLLECTING_BARRIERS);
-        continueAlignment(channel, now);
+        CollectingBarriers started = enter(new CollectingBarriers(startPending(barrier, channel, now)));
+        enter(barrierCounted(started, channel, now));
     }
 
     @Override
     protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
-        continueAlignment(channel, context.nanoTime());
+        enter(barrierCounted(collecting("barrier of checkpoint " + barrier.checkpointId()), channel, context.nanoTime()));
     }
 
-    private void continueAlignment(int channel, long nowNanos) {
+    /**
+     * A barrier of the checkpoint being aligned came from {@code channel} (already marked delivered).
+     *
+     * @return the next state: {@code collecting} while live channels are missing (the channel is blocked), else
+     *         waiting for the next first barrier (the alignment completed)
+     */
+    private State barrierCounted(CollectingBarriers collecting, int channel, long nowNanos) {
+        PendingBarriers pending = collecting.pending();
         if (pending.isComplete(channels)) {
-            completeAlignment(nowNanos);
-        } else {
-            pending.markBlocked();
-            context.blockChannel(channel);
+            return completeAlignment(pending, nowNanos);
         }
+        pending.markBlocked();
+        context.blockChannel(channel);
+        return collecting;
     }
 
     /**
@@ -98,50 +145,53 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     public void processEndOfPartition(int channel) {
         requireOpen("end of partition on channel " + channel);
         channels.markEnded(channel);
-        if (pending != null && pending.isComplete(channels)) {
+        if (state instanceof CollectingBarriers collecting && collecting.pending().isComplete(channels)) {
             log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
-                    taskName, channel, pending.checkpointId());
-            completeAlignment(context.nanoTime());
+                    taskName, channel, collecting.pending().checkpointId());
+            enter(completeAlignment(collecting.pending(), context.nanoTime()));
         }
     }
 
     /** @return whether the handler is in COLLECTING_BARRIERS */
     @Override
     public boolean isAligning() {
-        return phase == Phase.COLLECTING_BARRIERS;
+        return state instanceof CollectingBarriers;
     }
 
     /**
      * Abandons the alignment in progress, if any, without aborting it (the task is going away),
-     * resumes blocked channels and moves to CLOSED. Idempotent.
+     * moves to CLOSED and resumes blocked channels. Idempotent.
      */
     @Override
     public void close() {
-        if (phase == Phase.CLOSED) {
+        if (state instanceof Closed) {
             return;
         }
-        if (pending != null) {
-            log.debug("Task {}: closing while aligning checkpoint {}", taskName, pending.checkpointId());
-            boolean resume = pending.hasBlockedChannels();
-            pending = null;
-            if (resume) {
+        State left = state;
+        enter(CLOSED);
+        if (left instanceof CollectingBarriers collecting) {
+            log.debug("Task {}: closing while aligning checkpoint {}", taskName, collecting.pending().checkpointId());
+            if (collecting.pending().hasBlockedChannels()) {
                 context.resumeAllChannels();
             }
         }
-        transitionTo(Phase.CLOSED);
     }
 
-    /** @return the current state, for tests */
+    /** @return the current state's phase, for tests */
     Phase phase() {
-        return phase;
+        return state.phase();
     }
 
-    private void completeAlignment(long nowNanos) {
-        PendingBarriers done = pending;
+    /**
+     * Every live channel delivered the barrier of {@code done}: moves to waiting (before calling out, so a
+     * trigger that throws leaves the handler consistent), resumes all and triggers.
+     *
+     * @return the state entered: waiting for the next first barrier
+     */
+    private State completeAlignment(PendingBarriers done, long nowNanos) {
         BarrierAlignment alignment = done.alignment(nowNanos, bytesProcessed);
-        pending = null;
         ids.markFinished(done.checkpointId());
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        State next = enter(WAITING);
         log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume first, then trigger (Flink does the reverse). Both run on the task thread, so no
         // record is processed in between either way: data arriving on resumed channels waits in
@@ -153,21 +203,47 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
             context.resumeAllChannels();
         }
         context.triggerCheckpointOnBarrier(done.barrier(), alignment);
+        return next;
+    }
+
+    /**
+     * @return the current state, which the base class guarantees is collecting when it reports a further barrier
+     * @throws IllegalStateException naming the state otherwise (a bug)
+     */
+    private CollectingBarriers collecting(String event) {
+        if (state instanceof CollectingBarriers collecting) {
+            return collecting;
+        }
+        throw new IllegalStateException("task " + taskName + ": " + event + " counted in state " + state.phase());
+    }
+
+    @Override
+    protected PendingBarriers inProgress() {
+        return state instanceof CollectingBarriers collecting ? collecting.pending() : null;
     }
 
     @Override
     protected boolean isClosed() {
-        return phase == Phase.CLOSED;
+        return state instanceof Closed;
     }
 
     @Override
     protected void enterWaitingForFirstBarrier() {
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        enter(WAITING);
     }
 
-    private void transitionTo(Phase next) {
-        checkTransition(taskName, phase, next);
-        phase = next;
+    /**
+     * Makes {@code next} the current state; staying in the current state (the same instance) is no transition.
+     *
+     * @return {@code next}
+     * @throws IllegalStateException naming both phases if the move is not in the transition table
+     */
+    private <S extends State> S enter(S next) {
+        if (next != state) {
+            checkTransition(taskName, state.phase(), next.phase());
+            state = next;
+        }
+        return next;
     }
 
     /**

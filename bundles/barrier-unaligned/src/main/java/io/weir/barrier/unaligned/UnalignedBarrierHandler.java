@@ -81,8 +81,62 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
     }
 
+    /**
+     * A state of the handler, carrying what is valid in it: only the collecting states have a checkpoint in
+     * progress. Every event computes the next state from the current one; {@link #enter} checks the move against
+     * {@link Phase#canTransitionTo}.
+     */
+    sealed interface State permits WaitingForFirstBarrier, CollectingAligned, CollectingUnaligned, Closed {
+        /** @return the phase this state is in, for the transition table and tests */
+        Phase phase();
+    }
+
+    /** No checkpoint in progress; no channel blocked, nothing recorded. */
+    record WaitingForFirstBarrier() implements State {
+        @Override
+        public Phase phase() {
+            return Phase.WAITING_FOR_FIRST_BARRIER;
+        }
+    }
+
+    /**
+     * Aligning checkpoint {@code pending}: the live channels that delivered its barrier are blocked.
+     *
+     * @param pending the checkpoint in progress
+     */
+    record CollectingAligned(PendingBarriers pending) implements State {
+        @Override
+        public Phase phase() {
+            return Phase.COLLECTING_ALIGNED;
+        }
+    }
+
+    /**
+     * Checkpoint {@code pending} was triggered unaligned; the live channels whose barrier is missing are being
+     * recorded. Nothing blocked.
+     *
+     * @param pending the checkpoint in progress
+     */
+    record CollectingUnaligned(PendingBarriers pending) implements State {
+        @Override
+        public Phase phase() {
+            return Phase.COLLECTING_UNALIGNED;
+        }
+    }
+
+    /** The task shut down; terminal. */
+    record Closed() implements State {
+        @Override
+        public Phase phase() {
+            return Phase.CLOSED;
+        }
+    }
+
+    private static final State WAITING = new WaitingForFirstBarrier();
+    private static final State CLOSED = new Closed();
+
     /** Current state. Task thread only. */
-    private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
+    private State state = WAITING;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -107,25 +161,41 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     /** Starts checkpoint <i>n</i> as its first barrier's options say (see the class comment). */
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
-        startCheckpoint(barrier, channel);
+        enter(startCheckpoint(barrier, channel));
     }
 
     /** Advances, switches or completes the checkpoint in progress (see the class comment). */
     @Override
     protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
-        if (phase == Phase.COLLECTING_UNALIGNED) {
+        if (state instanceof CollectingUnaligned unaligned) {
             context.stopPersistingInflight(barrier.checkpointId(), channel);
-            finishUnalignedIfComplete();
-        } else if (barrier.options().isUnaligned()) {
+            enter(finishUnalignedIfComplete(unaligned));
+        } else if (state instanceof CollectingAligned aligned) {
+            enter(alignedBarrierCounted(aligned, barrier, channel));
+        } else {
+            throw new IllegalStateException("task " + taskName + ": barrier of checkpoint " + barrier.checkpointId()
+                    + " on channel " + channel + " counted in state " + state.phase());
+        }
+    }
+
+    /**
+     * A further barrier of the checkpoint being aligned, from {@code channel} (already marked delivered).
+     *
+     * @return the next state: collecting unaligned (or waiting) if the barrier is unaligned, waiting if the
+     *         alignment completed, else {@code aligned} with the channel blocked
+     */
+    private State alignedBarrierCounted(CollectingAligned aligned, CheckpointBarrier barrier, int channel) {
+        if (barrier.options().isUnaligned()) {
             // Its producer's output-queue timer fired: the checkpoint is unaligned from now on
             // (Flink's AbstractAlternatingAlignedBarrierHandlerState#barrierReceived).
-            switchToUnaligned("unaligned barrier on channel " + channel);
-        } else if (pending.isComplete(channels)) {
-            completeAlignment();
-        } else {
-            pending.markBlocked();
-            context.blockChannel(channel);
+            return switchToUnaligned(aligned.pending(), "unaligned barrier on channel " + channel);
         }
+        if (aligned.pending().isComplete(channels)) {
+            return completeAlignment(aligned.pending());
+        }
+        aligned.pending().markBlocked();
+        context.blockChannel(channel);
+        return aligned;
     }
 
     /**
@@ -141,18 +211,15 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     public void processEndOfPartition(int channel) {
         requireOpen("end of partition on channel " + channel);
         channels.markEnded(channel);
-        if (pending == null) {
-            return;
-        }
-        if (phase == Phase.COLLECTING_UNALIGNED) {
-            if (!pending.hasDelivered(channel)) {
-                context.stopPersistingInflight(pending.checkpointId(), channel);
+        if (state instanceof CollectingUnaligned unaligned) {
+            if (!unaligned.pending().hasDelivered(channel)) {
+                context.stopPersistingInflight(unaligned.pending().checkpointId(), channel);
             }
-            finishUnalignedIfComplete();
-        } else if (pending.isComplete(channels)) {
+            enter(finishUnalignedIfComplete(unaligned));
+        } else if (state instanceof CollectingAligned aligned && aligned.pending().isComplete(channels)) {
             log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
-                    taskName, channel, pending.checkpointId());
-            completeAlignment();
+                    taskName, channel, aligned.pending().checkpointId());
+            enter(completeAlignment(aligned.pending()));
         }
     }
 
@@ -165,19 +232,21 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void onAlignmentTimeout(long checkpointId) {
-        if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId
-                || !AlignmentTimeout.appliesTo(pending.barrier())) {
+        if (!(state instanceof CollectingAligned aligned) || aligned.pending().checkpointId() != checkpointId
+                || !AlignmentTimeout.appliesTo(aligned.pending().barrier())) {
+            PendingBarriers pending = inProgress();
             log.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
-                    taskName, checkpointId, phase, pending == null ? "none" : pending.checkpointId());
+                    taskName, checkpointId, state.phase(), pending == null ? "none" : pending.checkpointId());
             return;
         }
-        switchToUnaligned("alignment timeout of " + pending.barrier().options().alignedTimeoutMs() + " ms");
+        enter(switchToUnaligned(aligned.pending(),
+                "alignment timeout of " + aligned.pending().barrier().options().alignedTimeoutMs() + " ms"));
     }
 
     /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
     @Override
     public boolean isAligning() {
-        return phase == Phase.COLLECTING_ALIGNED || phase == Phase.COLLECTING_UNALIGNED;
+        return state instanceof CollectingAligned || state instanceof CollectingUnaligned;
     }
 
     /**
@@ -186,12 +255,11 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void close() {
-        if (phase == Phase.CLOSED) {
+        if (state instanceof Closed) {
             return;
         }
-        PendingBarriers abandoned = pending;
-        pending = null;
-        transitionTo(Phase.CLOSED);
+        PendingBarriers abandoned = inProgress();
+        enter(CLOSED);
         if (abandoned != null) {
             log.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
             if (abandoned.hasBlockedChannels()) {
@@ -200,48 +268,59 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
     }
 
-    /** @return the current state, for tests */
+    /** @return the current state's phase, for tests */
     Phase phase() {
-        return phase;
+        return state.phase();
     }
 
-    private void startCheckpoint(CheckpointBarrier barrier, int channel) {
+    /**
+     * The first counted barrier of a checkpoint (the handler is waiting): starts it unaligned (trigger, record the
+     * missing channels) or aligned (block, with a timer if it may switch). Each branch enters its state before
+     * calling out, so a trigger that throws leaves the handler consistent.
+     *
+     * @return the state entered
+     */
+    private State startCheckpoint(CheckpointBarrier barrier, int channel) {
         long id = barrier.checkpointId();
         long nowNanos = context.nanoTime();
         PendingBarriers started = startPending(barrier, channel, nowNanos);
         if (barrier.options().isUnaligned()) {
             int[] missing = started.missingChannels(channels);
             BarrierAlignment alignment = started.alignment(nowNanos, bytesProcessed);
+            State next;
             if (missing.length == 0) {
-                pending = null;
                 ids.markFinished(id);
+                next = state; // the only live channel: done at once, still waiting
             } else {
-                transitionTo(Phase.COLLECTING_UNALIGNED);
+                next = enter(new CollectingUnaligned(started));
             }
             log.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
                     taskName, id, channel, Arrays.toString(missing));
             context.triggerCheckpointOnBarrier(barrier, alignment);
             context.startPersistingInflight(id, missing);
-            return;
+            return next;
         }
-        transitionTo(Phase.COLLECTING_ALIGNED);
+        CollectingAligned aligned = enter(new CollectingAligned(started));
         if (started.isComplete(channels)) {
-            completeAlignment();
-            return;
+            return completeAlignment(started);
         }
         started.markBlocked();
         context.blockChannel(channel);
         if (AlignmentTimeout.appliesTo(barrier)) {
             context.registerAlignmentTimer(id, AlignmentTimeout.timerDelayMs(started));
         }
+        return aligned;
     }
 
-    private void completeAlignment() {
-        PendingBarriers done = pending;
+    /**
+     * Every live channel delivered the barrier of {@code done}: moves to waiting, resumes all and triggers.
+     *
+     * @return the state entered: waiting
+     */
+    private State completeAlignment(PendingBarriers done) {
         BarrierAlignment alignment = done.alignment(context.nanoTime(), bytesProcessed);
-        pending = null;
         ids.markFinished(done.checkpointId());
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        State next = enter(WAITING);
         log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
         // on the task thread, so no record is processed in between.
@@ -249,22 +328,26 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
             context.resumeAllChannels();
         }
         context.triggerCheckpointOnBarrier(done.barrier(), alignment);
+        return next;
     }
 
-    /** COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing). */
-    private void switchToUnaligned(String cause) {
-        PendingBarriers switched = pending;
+    /**
+     * COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing).
+     *
+     * @return the state entered
+     */
+    private State switchToUnaligned(PendingBarriers switched, String cause) {
         long id = switched.checkpointId();
         BarrierAlignment alignment = switched.alignment(context.nanoTime(), bytesProcessed);
         int[] missing = switched.missingChannels(channels);
         boolean resume = switched.hasBlockedChannels();
         switched.markResumed();
+        State next;
         if (missing.length == 0) {
-            pending = null;
             ids.markFinished(id);
-            transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+            next = enter(WAITING);
         } else {
-            transitionTo(Phase.COLLECTING_UNALIGNED);
+            next = enter(new CollectingUnaligned(switched));
         }
         log.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
                 taskName, id, cause, alignment.alignmentDurationNanos(), Arrays.toString(missing));
@@ -276,32 +359,51 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         for (int channel : missing) {
             context.requestPriorityBarrier(id, channel);
         }
+        return next;
     }
 
-    private void finishUnalignedIfComplete() {
-        if (!pending.isComplete(channels)) {
-            return;
+    /** @return waiting if every live channel delivered the barrier of the unaligned checkpoint, else {@code unaligned} */
+    private State finishUnalignedIfComplete(CollectingUnaligned unaligned) {
+        if (!unaligned.pending().isComplete(channels)) {
+            return unaligned;
         }
-        long id = pending.checkpointId();
-        pending = null;
+        long id = unaligned.pending().checkpointId();
         ids.markFinished(id);
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        State next = enter(WAITING);
         log.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
+        return next;
+    }
+
+    @Override
+    protected PendingBarriers inProgress() {
+        if (state instanceof CollectingAligned aligned) {
+            return aligned.pending();
+        }
+        return state instanceof CollectingUnaligned unaligned ? unaligned.pending() : null;
     }
 
     @Override
     protected boolean isClosed() {
-        return phase == Phase.CLOSED;
+        return state instanceof Closed;
     }
 
     @Override
     protected void enterWaitingForFirstBarrier() {
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        enter(WAITING);
     }
 
-    private void transitionTo(Phase next) {
-        checkTransition(taskName, phase, next);
-        phase = next;
+    /**
+     * Makes {@code next} the current state; staying in the current state (the same instance) is no transition.
+     *
+     * @return {@code next}
+     * @throws IllegalStateException naming both phases if the move is not in the transition table
+     */
+    private <S extends State> S enter(S next) {
+        if (next != state) {
+            checkTransition(taskName, state.phase(), next.phase());
+            state = next;
+        }
+        return next;
     }
 
     /**
