@@ -75,14 +75,21 @@ public final class JobMaster implements JobHandle, TaskListener {
     private volatile Map<String, List<RecordWriter>> writersByOperator = Map.of();
     /** Job master thread only. */
     private int attempt = -1;
+    /** Written on the job master thread only; volatile: read by any thread (status()). */
     private volatile JobStatus status = JobStatus.CREATED;
+    /** Job master thread only. */
     private final Set<TaskId> running = new HashSet<>();
+    /** Job master thread only. */
     private final Set<TaskId> finishedData = new HashSet<>();
+    /** Job master thread only. */
     private final Set<TaskId> finished = new HashSet<>();
+    /** Job master thread only. */
     private boolean finalCheckpointRequested;
     /** Job master thread only: the attempt whose failure is being handled (its later failures are echoes). */
     private int failedAttempt = -1;
+    /** Job master thread only. */
     private ScheduledFuture<?> flusher;
+    /** Written by the coordinator's stats callback (its thread), read by the job master thread and by terminate. */
     private volatile CompletedCheckpointStats lastCheckpoint;
     /** Job master thread only: the stop-with-savepoint under way, or null. */
     private StopWithSavepoint stop;
