@@ -9,15 +9,14 @@ import io.weir.core.checkpoint.CheckpointBarrier;
 /**
  * The aligned barrier handler of EXACTLY_ONCE mode (PROTOCOL.md §4; modelled on Flink's
  * {@code SingleCheckpointBarrierHandler} with aligned states): each channel that delivered the
- * barrier of checkpoint <i>n</i> is blocked until every live channel has delivered it, then the
+ * barrier of checkpoint <i>n</i> is blocked until every channel has delivered it, then the
  * task snapshots and all channels resume.
  *
  * <pre>
- *   WAITING_FOR_FIRST_BARRIER ── barrier n, other live channels missing: block ──► COLLECTING_BARRIERS(n)
- *   WAITING_FOR_FIRST_BARRIER ── barrier n, the only live channel: trigger ──► (stays)
- *   COLLECTING_BARRIERS(n) ── barrier n, other live channels missing: block ──► (stays)
- *   COLLECTING_BARRIERS(n) ── last live channel's barrier n, or end of partition of it:
- *                              resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
+ *   WAITING_FOR_FIRST_BARRIER ── barrier n, other channels missing: block ──► COLLECTING_BARRIERS(n)
+ *   WAITING_FOR_FIRST_BARRIER ── barrier n, the only channel: trigger ──► (stays)
+ *   COLLECTING_BARRIERS(n) ── barrier n, other channels missing: block ──► (stays)
+ *   COLLECTING_BARRIERS(n) ── last channel's barrier n: resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
  *   COLLECTING_BARRIERS(n) ── barrier m &gt; n: resume all, abort n (subsumed) ──► WAITING ──► align m
  *   COLLECTING_BARRIERS(n) ── cancel marker m ≥ n: resume all, abort ──► WAITING_FOR_FIRST_BARRIER
  *   any ── close() ──► CLOSED (terminal; every later event throws IllegalStateException)
@@ -25,8 +24,7 @@ import io.weir.core.checkpoint.CheckpointBarrier;
  *
  * <p>Rules: a barrier or cancel marker whose id is at most the last triggered or aborted
  * checkpoint, or older than the one being aligned, is stale and ignored. A cancel marker for a
- * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. A
- * channel that ended (end of partition) is never waited for again.
+ * checkpoint newer than anything seen aborts it at once and makes its later barriers stale.
  *
  * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
  */
@@ -35,7 +33,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     enum Phase {
         /** No checkpoint in progress; no channel blocked. */
         WAITING_FOR_FIRST_BARRIER,
-        /** Some but not all live channels delivered the barrier; those are blocked. */
+        /** Some but not all channels delivered the barrier; those are blocked. */
         COLLECTING_BARRIERS,
         /** The task shut down; terminal. */
         CLOSED;
@@ -69,7 +67,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     }
 
     /**
-     * Aligning checkpoint {@code pending}: some but not all live channels delivered its barrier; those are blocked.
+     * Aligning checkpoint {@code pending}: some but not all channels delivered its barrier; those are blocked.
      *
      * @param pending the checkpoint in progress: its barrier, delivered channels and alignment measurement
      */
@@ -105,7 +103,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
         super(context, taskName);
     }
 
-    /** Starts aligning checkpoint <i>n</i>: block the channel, or trigger at once if it is the only live one. */
+    /** Starts aligning checkpoint <i>n</i>: block the channel, or trigger at once if it is the only one. */
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
         long now = context.nanoTime();
@@ -121,7 +119,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     /**
      * A barrier of the checkpoint being aligned came from {@code channel} (already marked delivered).
      *
-     * @return the next state: {@code collecting} while live channels are missing (the channel is blocked), else
+     * @return the next state: {@code collecting} while channels are missing (the channel is blocked), else
      *         waiting for the next first barrier (the alignment completed)
      */
     private State barrierCounted(CollectingBarriers collecting, int channel, long nowNanos) {
@@ -132,24 +130,6 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
         pending.markBlocked();
         context.blockChannel(channel);
         return collecting;
-    }
-
-    /**
-     * {@code channel} ended: it is never waited for again. If an alignment is in progress and every
-     * remaining live channel has delivered its barrier, the alignment completes now.
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
-     */
-    @Override
-    public void processEndOfPartition(int channel) {
-        requireOpen("end of partition on channel " + channel);
-        channels.markEnded(channel);
-        if (state instanceof CollectingBarriers collecting && collecting.pending().isComplete(channels)) {
-            log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
-                    taskName, channel, collecting.pending().checkpointId());
-            enter(completeAlignment(collecting.pending(), context.nanoTime()));
-        }
     }
 
     /** @return whether the handler is in COLLECTING_BARRIERS */
@@ -183,7 +163,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     }
 
     /**
-     * Every live channel delivered the barrier of {@code done}: moves to waiting (before calling out, so a
+     * Every channel delivered the barrier of {@code done}: moves to waiting (before calling out, so a
      * trigger that throws leaves the handler consistent), resumes all and triggers.
      *
      * @return the state entered: waiting for the next first barrier

@@ -16,8 +16,8 @@ import java.util.Arrays;
  * states). The kind is decided per checkpoint from the options of its first barrier:
  * <ul>
  *   <li>{@link CheckpointAlignment#UNALIGNED}: at the first barrier the task snapshots at once and
- *       the runtime records every buffer read from the live channels whose barrier is still
- *       missing, until each one's barrier (or end of partition) arrives. Nothing is blocked.</li>
+ *       the runtime records every buffer read from the channels whose barrier is still
+ *       missing, until each one's barrier arrives. Nothing is blocked.</li>
  *   <li>{@link CheckpointAlignment#ALIGNED_WITH_TIMEOUT} with a timeout T &gt; 0 ms: aligned (each
  *       channel that delivered the barrier is blocked), with an alignment timer of
  *       max(0, T − start delay) ms registered at the first barrier. If it fires while still
@@ -29,19 +29,18 @@ import java.util.Arrays;
  * </ul>
  *
  * <pre>
- *   WAITING_FOR_FIRST_BARRIER ── unaligned barrier n, other live channels missing:
+ *   WAITING_FOR_FIRST_BARRIER ── unaligned barrier n, other channels missing:
  *                                trigger, start persisting them ──► COLLECTING_UNALIGNED(n)
- *   WAITING_FOR_FIRST_BARRIER ── aligned barrier n, other live channels missing:
+ *   WAITING_FOR_FIRST_BARRIER ── aligned barrier n, other channels missing:
  *                                block (+ register timer if timeoutable) ──► COLLECTING_ALIGNED(n)
- *   WAITING_FOR_FIRST_BARRIER ── barrier n on the only live channel: trigger
+ *   WAITING_FOR_FIRST_BARRIER ── barrier n on the only channel: trigger
  *                                (+ start persisting nothing if unaligned) ──► (stays)
  *   COLLECTING_ALIGNED(n) ── aligned barrier n, others missing: block ──► (stays)
- *   COLLECTING_ALIGNED(n) ── last live channel's barrier n, or its end of partition:
- *                            resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
+ *   COLLECTING_ALIGNED(n) ── last channel's barrier n: resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
  *   COLLECTING_ALIGNED(n) ── timer of n fires, or unaligned barrier n: resume all, trigger unaligned,
  *                            persist + request priority barriers for the missing ──► COLLECTING_UNALIGNED(n)
  *                            (or ──► WAITING_FOR_FIRST_BARRIER if that barrier was the last missing)
- *   COLLECTING_UNALIGNED(n) ── barrier n or end of partition of a missing channel: stop persisting it;
+ *   COLLECTING_UNALIGNED(n) ── barrier n of a missing channel: stop persisting it;
  *                              when none is missing ──► WAITING_FOR_FIRST_BARRIER
  *   COLLECTING_*(n) ── barrier m &gt; n: (resume all if blocked) abort n (subsumed) ──► WAITING ──► first barrier m
  *   COLLECTING_*(n) ── cancel marker m ≥ n: (resume all if blocked) abort ──► WAITING_FOR_FIRST_BARRIER
@@ -50,9 +49,9 @@ import java.util.Arrays;
  *
  * <p>Rules: a barrier or cancel marker whose id is at most the last triggered or aborted
  * checkpoint, or older than the one in progress, is stale and ignored. A cancel marker for a
- * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. A
- * channel that ended is never waited for or recorded again. The runtime discards the recorded
- * data of aborted checkpoints itself, so aborts make no {@code stopPersistingInflight} calls.
+ * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. The
+ * runtime discards the recorded data of aborted checkpoints itself, so aborts make no
+ * {@code stopPersistingInflight} calls.
  *
  * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
  */
@@ -61,9 +60,9 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     enum Phase {
         /** No checkpoint in progress; no channel blocked, nothing recorded. */
         WAITING_FOR_FIRST_BARRIER,
-        /** Aligning: some but not all live channels delivered the barrier; those are blocked. */
+        /** Aligning: some but not all channels delivered the barrier; those are blocked. */
         COLLECTING_ALIGNED,
-        /** Triggered unaligned; the live channels whose barrier is missing are being recorded. Nothing blocked. */
+        /** Triggered unaligned; the channels whose barrier is missing are being recorded. Nothing blocked. */
         COLLECTING_UNALIGNED,
         /** The task shut down; terminal. */
         CLOSED;
@@ -100,7 +99,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     }
 
     /**
-     * Aligning checkpoint {@code pending}: the live channels that delivered its barrier are blocked.
+     * Aligning checkpoint {@code pending}: the channels that delivered its barrier are blocked.
      *
      * @param pending the checkpoint in progress
      */
@@ -112,7 +111,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     }
 
     /**
-     * Checkpoint {@code pending} was triggered unaligned; the live channels whose barrier is missing are being
+     * Checkpoint {@code pending} was triggered unaligned; the channels whose barrier is missing are being
      * recorded. Nothing blocked.
      *
      * @param pending the checkpoint in progress
@@ -199,31 +198,6 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     }
 
     /**
-     * {@code channel} ended: it is never waited for again. If it was being recorded for the
-     * unaligned checkpoint in progress, recording stops ({@code stopPersistingInflight}); if every
-     * remaining live channel has now delivered its barrier, the checkpoint completes (an alignment
-     * resumes all and triggers).
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
-     */
-    @Override
-    public void processEndOfPartition(int channel) {
-        requireOpen("end of partition on channel " + channel);
-        channels.markEnded(channel);
-        if (state instanceof CollectingUnaligned unaligned) {
-            if (!unaligned.pending().hasDelivered(channel)) {
-                context.stopPersistingInflight(unaligned.pending().checkpointId(), channel);
-            }
-            enter(finishUnalignedIfComplete(unaligned));
-        } else if (state instanceof CollectingAligned aligned && aligned.pending().isComplete(channels)) {
-            log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
-                    taskName, channel, aligned.pending().checkpointId());
-            enter(completeAlignment(aligned.pending()));
-        }
-    }
-
-    /**
      * The alignment timer of {@code checkpointId} fired: if that checkpoint is still aligning with
      * a timeout, it switches to unaligned (resume all, trigger with the barrier as unaligned,
      * persist the missing channels, request priority barriers for them). Otherwise — the alignment
@@ -290,7 +264,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
             State next;
             if (missing.length == 0) {
                 ids.markFinished(id);
-                next = state; // the only live channel: done at once, still waiting
+                next = state; // the only channel: done at once, still waiting
             } else {
                 next = enter(new CollectingUnaligned(started));
             }
@@ -313,7 +287,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     }
 
     /**
-     * Every live channel delivered the barrier of {@code done}: moves to waiting, resumes all and triggers.
+     * Every channel delivered the barrier of {@code done}: moves to waiting, resumes all and triggers.
      *
      * @return the state entered: waiting
      */
@@ -332,7 +306,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     }
 
     /**
-     * COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing).
+     * COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no channel is missing).
      *
      * @return the state entered
      */
@@ -362,7 +336,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         return next;
     }
 
-    /** @return waiting if every live channel delivered the barrier of the unaligned checkpoint, else {@code unaligned} */
+    /** @return waiting if every channel delivered the barrier of the unaligned checkpoint, else {@code unaligned} */
     private State finishUnalignedIfComplete(CollectingUnaligned unaligned) {
         if (!unaligned.pending().isComplete(channels)) {
             return unaligned;

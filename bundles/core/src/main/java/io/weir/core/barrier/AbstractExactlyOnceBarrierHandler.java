@@ -40,7 +40,7 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
     protected final BarrierHandlerContext context;
     /** For logs and error messages. */
     protected final String taskName;
-    /** Live/ended channels. */
+    /** The task's input channels. */
     protected final InputChannelSet channels;
     /** Ids seen and triggered (finished) or aborted here; decides which barriers are stale. */
     protected final StaleCheckpointFilter ids = new StaleCheckpointFilter();
@@ -67,15 +67,15 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
      *
      * @throws IllegalArgumentException if {@code channel} is out of range, or the subclass rejects
      *     the barrier's options ({@link #checkBarrier})
-     * @throws IllegalStateException if the handler is closed, the channel already ended, or the
-     *     channel delivers the barrier of the checkpoint in progress twice
+     * @throws IllegalStateException if the handler is closed, or the channel delivers the barrier
+     *     of the checkpoint in progress twice
      */
     @Override
     public final void processBarrier(CheckpointBarrier barrier, int channel) {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "barrier of checkpoint " + id);
+        channels.checkIndex(channel);
         checkBarrier(barrier, channel);
         ids.observe(id);
         PendingBarriers pending = inProgress();
@@ -102,14 +102,14 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
      * Handles a cancel marker as the class comment describes.
      *
      * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
+     * @throws IllegalStateException if the handler is closed
      */
     @Override
     public final void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "cancel marker of checkpoint " + id);
+        channels.checkIndex(channel);
         ids.observe(id);
         PendingBarriers pending = inProgress();
         if (ids.isStale(id, pending)) {
