@@ -3,6 +3,7 @@ package io.weir.barrier.aligned;
 import io.weir.core.barrier.AbstractExactlyOnceBarrierHandler;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
+import io.weir.core.barrier.HandlerStateMachine;
 import io.weir.core.barrier.PendingBarriers;
 import io.weir.core.checkpoint.CheckpointBarrier;
 
@@ -30,7 +31,7 @@ import io.weir.core.checkpoint.CheckpointBarrier;
  */
 public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandler {
     /** States of the handler; {@link #canTransitionTo} is the single transition table. */
-    enum Phase {
+    enum Phase implements HandlerStateMachine.Phase<Phase> {
         /** No checkpoint in progress; no channel blocked. */
         WAITING_FOR_FIRST_BARRIER,
         /** Some but not all channels delivered the barrier; those are blocked. */
@@ -39,7 +40,8 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
         CLOSED;
 
         /** @return whether the handler may move from this state to {@code next} */
-        boolean canTransitionTo(Phase next) {
+        @Override
+        public boolean canTransitionTo(Phase next) {
             return switch (this) {
                 case WAITING_FOR_FIRST_BARRIER -> next == COLLECTING_BARRIERS || next == CLOSED;
                 case COLLECTING_BARRIERS -> next == WAITING_FOR_FIRST_BARRIER || next == CLOSED;
@@ -50,20 +52,18 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
 
     /**
      * A state of the handler, carrying what is valid in it: only a collecting state has a checkpoint in progress.
-     * Every event computes the next state from the current one; {@link #enter} checks the move against
+     * Every event computes the next state from the current one; {@link HandlerStateMachine#enter} checks the move against
      * {@link Phase#canTransitionTo}.
      */
-    sealed interface State permits WaitingForFirstBarrier, CollectingBarriers, Closed {
-        /** @return the phase this state is in, for the transition table and tests */
-        Phase phase();
+    sealed interface State extends HandlerStateMachine.State<Phase> permits Idle, CollectingBarriers {
     }
 
-    /** No checkpoint in progress; no channel blocked. */
-    record WaitingForFirstBarrier() implements State {
-        @Override
-        public Phase phase() {
-            return Phase.WAITING_FOR_FIRST_BARRIER;
-        }
+    /**
+     * A state without a checkpoint in progress: waiting for a first barrier (nothing blocked or recorded), or closed.
+     *
+     * @param phase WAITING_FOR_FIRST_BARRIER or CLOSED
+     */
+    record Idle(Phase phase) implements State {
     }
 
     /**
@@ -78,19 +78,11 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
         }
     }
 
-    /** The task shut down; terminal. */
-    record Closed() implements State {
-        @Override
-        public Phase phase() {
-            return Phase.CLOSED;
-        }
-    }
+    private static final State WAITING = new Idle(Phase.WAITING_FOR_FIRST_BARRIER);
+    private static final State CLOSED = new Idle(Phase.CLOSED);
 
-    private static final State WAITING = new WaitingForFirstBarrier();
-    private static final State CLOSED = new Closed();
-
-    /** Current state. Task thread only. */
-    private State state = WAITING;
+    /** The current state and its checked moves. Task thread only. */
+    private final HandlerStateMachine<Phase, State> state;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -101,19 +93,20 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
      */
     public AlignedBarrierHandler(BarrierHandlerContext context, String taskName) {
         super(context, taskName);
+        this.state = new HandlerStateMachine<>(taskName, WAITING);
     }
 
     /** Starts aligning checkpoint <i>n</i>: block the channel, or trigger at once if it is the only one. */
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
         long now = context.nanoTime();
-        CollectingBarriers started = enter(new CollectingBarriers(startPending(barrier, channel, now)));
-        enter(barrierCounted(started, channel, now));
+        CollectingBarriers started = state.enter(new CollectingBarriers(startPending(barrier, channel, now)));
+        state.enter(barrierCounted(started, channel, now));
     }
 
     @Override
     protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
-        enter(barrierCounted(collecting("barrier of checkpoint " + barrier.checkpointId()), channel, context.nanoTime()));
+        state.enter(barrierCounted(collecting("barrier of checkpoint " + barrier.checkpointId()), channel, context.nanoTime()));
     }
 
     /**
@@ -135,7 +128,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     /** @return whether the handler is in COLLECTING_BARRIERS */
     @Override
     public boolean isAligning() {
-        return state instanceof CollectingBarriers;
+        return state.current() instanceof CollectingBarriers;
     }
 
     /**
@@ -144,11 +137,11 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
      */
     @Override
     public void close() {
-        if (state instanceof Closed) {
+        if (state.current() == CLOSED) {
             return;
         }
-        State left = state;
-        enter(CLOSED);
+        State left = state.current();
+        state.enter(CLOSED);
         if (left instanceof CollectingBarriers collecting) {
             log.debug("Task {}: closing while aligning checkpoint {}", taskName, collecting.pending().checkpointId());
             if (collecting.pending().hasBlockedChannels()) {
@@ -159,7 +152,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
 
     /** @return the current state's phase, for tests */
     Phase phase() {
-        return state.phase();
+        return state.current().phase();
     }
 
     /**
@@ -171,7 +164,7 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
     private State completeAlignment(PendingBarriers done, long nowNanos) {
         BarrierAlignment alignment = done.alignment(nowNanos, bytesProcessed);
         ids.markFinished(done.checkpointId());
-        State next = enter(WAITING);
+        State next = state.enter(WAITING);
         log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume first, then trigger (Flink does the reverse). Both run on the task thread, so no
         // record is processed in between either way: data arriving on resumed channels waits in
@@ -191,48 +184,31 @@ public final class AlignedBarrierHandler extends AbstractExactlyOnceBarrierHandl
      * @throws IllegalStateException naming the state otherwise (a bug)
      */
     private CollectingBarriers collecting(String event) {
-        if (state instanceof CollectingBarriers collecting) {
+        if (state.current() instanceof CollectingBarriers collecting) {
             return collecting;
         }
-        throw new IllegalStateException("task " + taskName + ": " + event + " counted in state " + state.phase());
+        throw new IllegalStateException("task " + taskName + ": " + event + " counted in state " + state.current().phase());
     }
 
     @Override
     protected PendingBarriers inProgress() {
-        return state instanceof CollectingBarriers collecting ? collecting.pending() : null;
+        return state.current() instanceof CollectingBarriers collecting ? collecting.pending() : null;
     }
 
     @Override
     protected boolean isClosed() {
-        return state instanceof Closed;
+        return state.current() == CLOSED;
     }
 
     @Override
     protected void enterWaitingForFirstBarrier() {
-        enter(WAITING);
-    }
-
-    /**
-     * Makes {@code next} the current state; staying in the current state (the same instance) is no transition.
-     *
-     * @return {@code next}
-     * @throws IllegalStateException naming both phases if the move is not in the transition table
-     */
-    private <S extends State> S enter(S next) {
-        if (next != state) {
-            checkTransition(taskName, state.phase(), next.phase());
-            state = next;
-        }
-        return next;
+        state.enter(WAITING);
     }
 
     /**
      * @throws IllegalStateException naming both states if {@code from → to} is not allowed
      */
     static void checkTransition(String taskName, Phase from, Phase to) {
-        if (!from.canTransitionTo(to)) {
-            throw new IllegalStateException(
-                    "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
-        }
+        HandlerStateMachine.checkTransition(taskName, from, to);
     }
 }

@@ -3,6 +3,7 @@ package io.weir.barrier.unaligned;
 import io.weir.core.barrier.AbstractExactlyOnceBarrierHandler;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
+import io.weir.core.barrier.HandlerStateMachine;
 import io.weir.core.barrier.PendingBarriers;
 import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
@@ -57,7 +58,7 @@ import java.util.Arrays;
  */
 public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHandler {
     /** States of the handler; {@link #canTransitionTo} is the single transition table. */
-    enum Phase {
+    enum Phase implements HandlerStateMachine.Phase<Phase> {
         /** No checkpoint in progress; no channel blocked, nothing recorded. */
         WAITING_FOR_FIRST_BARRIER,
         /** Aligning: some but not all channels delivered the barrier; those are blocked. */
@@ -68,7 +69,8 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         CLOSED;
 
         /** @return whether the handler may move from this state to {@code next} */
-        boolean canTransitionTo(Phase next) {
+        @Override
+        public boolean canTransitionTo(Phase next) {
             return switch (this) {
                 case WAITING_FOR_FIRST_BARRIER ->
                         next == COLLECTING_ALIGNED || next == COLLECTING_UNALIGNED || next == CLOSED;
@@ -82,20 +84,18 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
 
     /**
      * A state of the handler, carrying what is valid in it: only the collecting states have a checkpoint in
-     * progress. Every event computes the next state from the current one; {@link #enter} checks the move against
+     * progress. Every event computes the next state from the current one; {@link HandlerStateMachine#enter} checks the move against
      * {@link Phase#canTransitionTo}.
      */
-    sealed interface State permits WaitingForFirstBarrier, CollectingAligned, CollectingUnaligned, Closed {
-        /** @return the phase this state is in, for the transition table and tests */
-        Phase phase();
+    sealed interface State extends HandlerStateMachine.State<Phase> permits Idle, CollectingAligned, CollectingUnaligned {
     }
 
-    /** No checkpoint in progress; no channel blocked, nothing recorded. */
-    record WaitingForFirstBarrier() implements State {
-        @Override
-        public Phase phase() {
-            return Phase.WAITING_FOR_FIRST_BARRIER;
-        }
+    /**
+     * A state without a checkpoint in progress: waiting for a first barrier (nothing blocked or recorded), or closed.
+     *
+     * @param phase WAITING_FOR_FIRST_BARRIER or CLOSED
+     */
+    record Idle(Phase phase) implements State {
     }
 
     /**
@@ -123,19 +123,11 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
     }
 
-    /** The task shut down; terminal. */
-    record Closed() implements State {
-        @Override
-        public Phase phase() {
-            return Phase.CLOSED;
-        }
-    }
+    private static final State WAITING = new Idle(Phase.WAITING_FOR_FIRST_BARRIER);
+    private static final State CLOSED = new Idle(Phase.CLOSED);
 
-    private static final State WAITING = new WaitingForFirstBarrier();
-    private static final State CLOSED = new Closed();
-
-    /** Current state. Task thread only. */
-    private State state = WAITING;
+    /** The current state and its checked moves. Task thread only. */
+    private final HandlerStateMachine<Phase, State> state;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -146,6 +138,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     public UnalignedBarrierHandler(BarrierHandlerContext context, String taskName) {
         super(context, taskName);
+        this.state = new HandlerStateMachine<>(taskName, WAITING);
     }
 
     /** @throws IllegalArgumentException for an {@link CheckpointAlignment#AT_LEAST_ONCE} barrier: this handler is for exactly-once */
@@ -160,20 +153,20 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     /** Starts checkpoint <i>n</i> as its first barrier's options say (see the class comment). */
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
-        enter(startCheckpoint(barrier, channel));
+        state.enter(startCheckpoint(barrier, channel));
     }
 
     /** Advances, switches or completes the checkpoint in progress (see the class comment). */
     @Override
     protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
-        if (state instanceof CollectingUnaligned unaligned) {
+        if (state.current() instanceof CollectingUnaligned unaligned) {
             context.stopPersistingInflight(barrier.checkpointId(), channel);
-            enter(finishUnalignedIfComplete(unaligned));
-        } else if (state instanceof CollectingAligned aligned) {
-            enter(alignedBarrierCounted(aligned, barrier, channel));
+            state.enter(finishUnalignedIfComplete(unaligned));
+        } else if (state.current() instanceof CollectingAligned aligned) {
+            state.enter(alignedBarrierCounted(aligned, barrier, channel));
         } else {
             throw new IllegalStateException("task " + taskName + ": barrier of checkpoint " + barrier.checkpointId()
-                    + " on channel " + channel + " counted in state " + state.phase());
+                    + " on channel " + channel + " counted in state " + state.current().phase());
         }
     }
 
@@ -206,21 +199,21 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void onAlignmentTimeout(long checkpointId) {
-        if (!(state instanceof CollectingAligned aligned) || aligned.pending().checkpointId() != checkpointId
+        if (!(state.current() instanceof CollectingAligned aligned) || aligned.pending().checkpointId() != checkpointId
                 || !AlignmentTimeout.appliesTo(aligned.pending().barrier())) {
             PendingBarriers pending = inProgress();
             log.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
-                    taskName, checkpointId, state.phase(), pending == null ? "none" : pending.checkpointId());
+                    taskName, checkpointId, state.current().phase(), pending == null ? "none" : pending.checkpointId());
             return;
         }
-        enter(switchToUnaligned(aligned.pending(),
+        state.enter(switchToUnaligned(aligned.pending(),
                 "alignment timeout of " + aligned.pending().barrier().options().alignedTimeoutMs() + " ms"));
     }
 
     /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
     @Override
     public boolean isAligning() {
-        return state instanceof CollectingAligned || state instanceof CollectingUnaligned;
+        return state.current() instanceof CollectingAligned || state.current() instanceof CollectingUnaligned;
     }
 
     /**
@@ -229,11 +222,11 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void close() {
-        if (state instanceof Closed) {
+        if (state.current() == CLOSED) {
             return;
         }
         PendingBarriers abandoned = inProgress();
-        enter(CLOSED);
+        state.enter(CLOSED);
         if (abandoned != null) {
             log.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
             if (abandoned.hasBlockedChannels()) {
@@ -244,7 +237,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
 
     /** @return the current state's phase, for tests */
     Phase phase() {
-        return state.phase();
+        return state.current().phase();
     }
 
     /**
@@ -264,9 +257,9 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
             State next;
             if (missing.length == 0) {
                 ids.markFinished(id);
-                next = state; // the only channel: done at once, still waiting
+                next = state.current(); // the only channel: done at once, still waiting
             } else {
-                next = enter(new CollectingUnaligned(started));
+                next = state.enter(new CollectingUnaligned(started));
             }
             log.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
                     taskName, id, channel, Arrays.toString(missing));
@@ -274,7 +267,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
             context.startPersistingInflight(id, missing);
             return next;
         }
-        CollectingAligned aligned = enter(new CollectingAligned(started));
+        CollectingAligned aligned = state.enter(new CollectingAligned(started));
         if (started.isComplete(channels)) {
             return completeAlignment(started);
         }
@@ -294,7 +287,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     private State completeAlignment(PendingBarriers done) {
         BarrierAlignment alignment = done.alignment(context.nanoTime(), bytesProcessed);
         ids.markFinished(done.checkpointId());
-        State next = enter(WAITING);
+        State next = state.enter(WAITING);
         log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
         // on the task thread, so no record is processed in between.
@@ -319,9 +312,9 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         State next;
         if (missing.length == 0) {
             ids.markFinished(id);
-            next = enter(WAITING);
+            next = state.enter(WAITING);
         } else {
-            next = enter(new CollectingUnaligned(switched));
+            next = state.enter(new CollectingUnaligned(switched));
         }
         log.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
                 taskName, id, cause, alignment.alignmentDurationNanos(), Arrays.toString(missing));
@@ -343,50 +336,33 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
         long id = unaligned.pending().checkpointId();
         ids.markFinished(id);
-        State next = enter(WAITING);
+        State next = state.enter(WAITING);
         log.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
         return next;
     }
 
     @Override
     protected PendingBarriers inProgress() {
-        if (state instanceof CollectingAligned aligned) {
+        if (state.current() instanceof CollectingAligned aligned) {
             return aligned.pending();
         }
-        return state instanceof CollectingUnaligned unaligned ? unaligned.pending() : null;
+        return state.current() instanceof CollectingUnaligned unaligned ? unaligned.pending() : null;
     }
 
     @Override
     protected boolean isClosed() {
-        return state instanceof Closed;
+        return state.current() == CLOSED;
     }
 
     @Override
     protected void enterWaitingForFirstBarrier() {
-        enter(WAITING);
-    }
-
-    /**
-     * Makes {@code next} the current state; staying in the current state (the same instance) is no transition.
-     *
-     * @return {@code next}
-     * @throws IllegalStateException naming both phases if the move is not in the transition table
-     */
-    private <S extends State> S enter(S next) {
-        if (next != state) {
-            checkTransition(taskName, state.phase(), next.phase());
-            state = next;
-        }
-        return next;
+        state.enter(WAITING);
     }
 
     /**
      * @throws IllegalStateException naming both states if {@code from → to} is not allowed
      */
     static void checkTransition(String taskName, Phase from, Phase to) {
-        if (!from.canTransitionTo(to)) {
-            throw new IllegalStateException(
-                    "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
-        }
+        HandlerStateMachine.checkTransition(taskName, from, to);
     }
 }
