@@ -21,9 +21,9 @@ final class CheckpointFailureManager {
     private final String jobName;
     private final int tolerableFailures;
     private final Consumer<Throwable> failJob;
-    /** Consecutive counted failures since the last completion or job failure. */
+    /** Consecutive counted failures since the last completion or job failure. Checkpoint timer thread only. */
     private int continuousFailures;
-    /** Id of the last completed checkpoint, 0 if none. */
+    /** Id of the last completed checkpoint, 0 if none. Checkpoint timer thread only. */
     private long lastCompletedId;
 
     /**

@@ -50,10 +50,11 @@ final class CheckpointRequestDecider {
     private final int maxConcurrent;
     private final long minPauseMs;
     private final int maxQueued;
-    /** Manual and final requests waiting for room, oldest first. */
+    /** Manual and final requests waiting for room, oldest first. Checkpoint timer thread only. */
     private final ArrayDeque<CheckpointRequest> queue = new ArrayDeque<>();
-    /** Completion time of the last completed checkpoint, ms since the epoch; valid if {@link #completedAny}. */
+    /** Completion time of the last completed checkpoint, ms since the epoch; valid if {@link #completedAny}. Checkpoint timer thread only. */
     private long lastCompletionMs;
+    /** Checkpoint timer thread only. */
     private boolean completedAny;
 
     /**

@@ -78,12 +78,15 @@ final class PendingCheckpoint {
     private final CheckpointRequest request;
     private final CheckpointPlan plan;
     private final CheckpointOptions options;
-    /** Tasks whose ack is outstanding, in plan order. */
+    /** Tasks whose ack is outstanding, in plan order. Checkpoint timer thread only. */
     private final Map<TaskId, TaskCheckpointGateway> notYetAcknowledged = new LinkedHashMap<>();
-    /** Acks received, in arrival order. */
+    /** Acks received, in arrival order. Checkpoint timer thread only. */
     private final Map<TaskId, Acknowledgement> acknowledged = new LinkedHashMap<>();
+    /** Checkpoint timer thread only. */
     private State state = State.TRIGGERING;
+    /** Checkpoint timer thread only. */
     private CheckpointTimer.Cancellable timeoutCanceller;
+    /** Checkpoint timer thread only. */
     private Map<String, byte[]> masterStates = Map.of();
 
     /**

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
  */
 final class RecentCheckpointIds {
     private final int capacity;
+    /** Checkpoint timer thread only. */
     private final LinkedHashSet<Long> ids = new LinkedHashSet<>();
 
     /** @param capacity ids kept, ≥ 1 */

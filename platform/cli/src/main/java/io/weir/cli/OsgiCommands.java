@@ -31,13 +31,13 @@ final class OsgiCommands {
     static final Duration PLUGIN_WAIT = Duration.ofSeconds(10);
 
     private final BundleContext context;
-    private final EngineServices services;
+    private final FrameworkServices services;
 
     private final PluginInventoryComponent inventory;
 
     OsgiCommands(BundleContext context, ServiceComponentRuntime scr, PluginInventoryComponent inventory) {
         this.context = context;
-        this.services = new EngineServices(context, scr);
+        this.services = new FrameworkServices(context, scr);
         this.inventory = inventory;
     }
 
@@ -48,7 +48,7 @@ final class OsgiCommands {
      * @return the exit code ({@link ExitCodes})
      */
     int execute(CommandRequest request, PrintStream out, PrintStream err) {
-        try (EngineServices.Tracked<PluginRegistry> registryService = services.await(PluginRegistry.class, SERVICE_WAIT)) {
+        try (FrameworkServices.Tracked<PluginRegistry> registryService = services.await(PluginRegistry.class, SERVICE_WAIT)) {
             PluginRegistry registry = new TrackedPluginRegistry(registryService);
             FileInstallAvailability availability = new FileInstallAvailability(context, registry, inventory.inventory(),
                     inventory.reporter());
@@ -58,7 +58,7 @@ final class OsgiCommands {
                     return PluginsCommand.run(registry, OsgiCommands::origin, inventory.plugins(), out);
                 }
                 case RUN -> {
-                    try (EngineServices.Tracked<Engine> engine = services.await(Engine.class, SERVICE_WAIT)) {
+                    try (FrameworkServices.Tracked<Engine> engine = services.await(Engine.class, SERVICE_WAIT)) {
                         return new RunCommand(engine.get(), registry, JsonProvider.provider(), availability, PLUGIN_WAIT, out, err,
                                 inventory::whyUnavailable).run(request.jobFile(), request.overrides());
                     }

@@ -14,9 +14,9 @@ import java.util.SortedSet;
  * command started. Thread-safe.
  */
 final class TrackedPluginRegistry implements PluginRegistry {
-    private final EngineServices.Tracked<PluginRegistry> tracked;
+    private final FrameworkServices.Tracked<PluginRegistry> tracked;
 
-    TrackedPluginRegistry(EngineServices.Tracked<PluginRegistry> tracked) {
+    TrackedPluginRegistry(FrameworkServices.Tracked<PluginRegistry> tracked) {
         this.tracked = tracked;
     }
 

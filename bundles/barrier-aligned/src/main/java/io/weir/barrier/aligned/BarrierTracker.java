@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The barrier tracker of AT_LEAST_ONCE mode (PROTOCOL.md §4; modelled on Flink's
  * {@code CheckpointBarrierTracker}): never blocks a channel, counts the barriers of each
- * checkpoint and triggers it when the last live channel delivered its barrier. Records read from a
+ * checkpoint and triggers it when the last channel delivered its barrier. Records read from a
  * channel after its barrier are in the snapshot's past and may be replayed on restore, hence "at
  * least once".
  *
@@ -40,7 +40,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
 
     private final BarrierHandlerContext context;
     private final String taskName;
-    /** Live/ended channels. Task thread only. */
+    /** The task's input channels. Immutable. */
     private final InputChannelSet channels;
     /** Checkpoints in progress, ascending by id. Task thread only. */
     private final ArrayDeque<PendingBarriers> inProgress = new ArrayDeque<>();
@@ -68,10 +68,10 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
 
     /**
      * Counts the barrier; triggers its checkpoint (aborting older ones still in progress as
-     * subsumed) if every live channel has now delivered it. Never blocks.
+     * subsumed) if every channel has now delivered it. Never blocks.
      *
      * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the tracker is closed, the channel already ended, or it
+     * @throws IllegalStateException if the tracker is closed, or it
      *     delivers the barrier of a checkpoint in progress twice
      */
     @Override
@@ -79,7 +79,7 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "barrier of checkpoint " + id);
+        channels.checkIndex(channel);
         latestCheckpointId = Math.max(latestCheckpointId, id);
         long now = context.nanoTime();
         PendingBarriers checkpoint = find(id);
@@ -112,14 +112,14 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
      * are left alone: they may still complete.
      *
      * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the tracker is closed or the channel already ended
+     * @throws IllegalStateException if the tracker is closed
      */
     @Override
     public void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "cancel marker of checkpoint " + id);
+        channels.checkIndex(channel);
         latestCheckpointId = Math.max(latestCheckpointId, id);
         PendingBarriers checkpoint = find(id);
         if (checkpoint != null) {
@@ -132,29 +132,6 @@ public final class BarrierTracker implements CheckpointBarrierHandler {
         }
         LOG.debug("Task {}: cancel marker of checkpoint {} on channel {}", taskName, id, channel);
         context.abortCheckpointOnBarrier(id, CheckpointFailureReason.CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER);
-    }
-
-    /**
-     * {@code channel} ended and is never waited for again; the newest checkpoint in progress that
-     * is now complete triggers (older complete ones trigger first, older incomplete ones are
-     * aborted as subsumed).
-     *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the tracker is closed or the channel already ended
-     */
-    @Override
-    public void processEndOfPartition(int channel) {
-        requireOpen("end of partition on channel " + channel);
-        channels.markEnded(channel);
-        PendingBarriers newestComplete = null;
-        for (PendingBarriers checkpoint : inProgress) {
-            if (checkpoint.isComplete(channels)) {
-                newestComplete = checkpoint;
-            }
-        }
-        if (newestComplete != null) {
-            triggerUpTo(newestComplete, context.nanoTime());
-        }
     }
 
     /**

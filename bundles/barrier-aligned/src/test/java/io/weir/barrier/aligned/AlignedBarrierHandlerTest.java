@@ -168,64 +168,6 @@ class AlignedBarrierHandlerTest {
     }
 
     @Test
-    void endOfPartitionOnPendingChannelCompletesAlignment() {
-        start(3);
-        handler.processBarrier(barrier(1), 0);
-        handler.processBarrier(barrier(1), 1);
-        context.advanceNanos(9 * MS);
-        handler.processEndOfPartition(2);
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new Block(1), new ResumeAll(), new Trigger(1, new BarrierAlignment(0, 9 * MS, 0)));
-
-        context.clearCalls();
-        handler.processBarrier(barrier(2), 0);
-        handler.processBarrier(barrier(2), 1);
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new ResumeAll(), new Trigger(2, new BarrierAlignment(0, 0, 0)));
-    }
-
-    @Test
-    void endOfPartitionOfAnotherChannelKeepsWaitingForTheRest() {
-        start(3);
-        handler.processBarrier(barrier(1), 0);
-        handler.processEndOfPartition(2);
-
-        assertThat(context.calls()).containsExactly(new Block(0));
-        assertThat(handler.isAligning()).isTrue();
-    }
-
-    @Test
-    void taskWithFinishedInputAlignsOverRemainingChannels() {
-        start(3);
-        handler.processEndOfPartition(1);
-        assertThat(context.calls()).isEmpty();
-
-        handler.processBarrier(barrier(1), 0);
-        handler.processBarrier(barrier(1), 2);
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new ResumeAll(), new Trigger(1, new BarrierAlignment(0, 0, 0)));
-    }
-
-    @Test
-    void singleRemainingLiveChannelTriggersWithoutBlocking() {
-        start(2);
-        handler.processEndOfPartition(0);
-        handler.processBarrier(barrier(1), 1);
-
-        assertThat(context.calls()).containsExactly(new Trigger(1, new BarrierAlignment(0, 0, 0)));
-    }
-
-    @Test
-    void allChannelsEndedLeavesNothingToDo() {
-        start(2);
-        handler.processEndOfPartition(0);
-        handler.processEndOfPartition(1);
-
-        assertThat(context.calls()).isEmpty();
-        assertThat(handler.isAligning()).isFalse();
-    }
-
-    @Test
     void processedBytesAreCountedOnlyWhileAligning() {
         start(2);
         handler.onBytesProcessed(100);
@@ -285,14 +227,9 @@ class AlignedBarrierHandlerTest {
     }
 
     @Test
-    void barrierOnEndedOrUnknownChannelIsRejected() {
+    void barrierOnUnknownChannelIsRejected() {
         start(2);
-        handler.processEndOfPartition(1);
-        assertThatThrownBy(() -> handler.processBarrier(barrier(1), 1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("end of partition");
         assertThatThrownBy(() -> handler.processBarrier(barrier(1), 2))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channel 2 out of range");
-        assertThatThrownBy(() -> handler.processEndOfPartition(1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("twice");
     }
 }

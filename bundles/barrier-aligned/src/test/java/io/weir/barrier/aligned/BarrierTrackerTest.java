@@ -134,24 +134,6 @@ class BarrierTrackerTest {
     }
 
     @Test
-    void endOfPartitionCompletesCheckpointsWaitingOnlyForThatChannel() {
-        start(3);
-        tracker.processBarrier(barrier(1), 0);
-        tracker.processBarrier(barrier(1), 1);
-        tracker.processBarrier(barrier(2), 0);
-        context.advanceNanos(6 * MS);
-        tracker.processEndOfPartition(2);
-        assertThat(context.calls()).containsExactly(
-                new Trigger(1, new BarrierAlignment(0, 6 * MS, 0)));
-        assertThat(tracker.isAligning()).isTrue();
-
-        tracker.processBarrier(barrier(2), 1);
-        assertThat(context.calls()).containsExactly(
-                new Trigger(1, new BarrierAlignment(0, 6 * MS, 0)),
-                new Trigger(2, new BarrierAlignment(0, 6 * MS, 0)));
-    }
-
-    @Test
     void tooManyCheckpointsInProgressDropsTheOldest() {
         start(2);
         for (long id = 1; id <= BarrierTracker.MAX_TRACKED_CHECKPOINTS + 1; id++) {

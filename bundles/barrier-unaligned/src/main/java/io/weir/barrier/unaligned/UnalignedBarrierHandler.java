@@ -3,6 +3,7 @@ package io.weir.barrier.unaligned;
 import io.weir.core.barrier.AbstractExactlyOnceBarrierHandler;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.barrier.BarrierHandlerContext;
+import io.weir.core.barrier.HandlerStateMachine;
 import io.weir.core.barrier.PendingBarriers;
 import io.weir.core.checkpoint.CheckpointAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
@@ -16,8 +17,8 @@ import java.util.Arrays;
  * states). The kind is decided per checkpoint from the options of its first barrier:
  * <ul>
  *   <li>{@link CheckpointAlignment#UNALIGNED}: at the first barrier the task snapshots at once and
- *       the runtime records every buffer read from the live channels whose barrier is still
- *       missing, until each one's barrier (or end of partition) arrives. Nothing is blocked.</li>
+ *       the runtime records every buffer read from the channels whose barrier is still
+ *       missing, until each one's barrier arrives. Nothing is blocked.</li>
  *   <li>{@link CheckpointAlignment#ALIGNED_WITH_TIMEOUT} with a timeout T &gt; 0 ms: aligned (each
  *       channel that delivered the barrier is blocked), with an alignment timer of
  *       max(0, T − start delay) ms registered at the first barrier. If it fires while still
@@ -29,19 +30,18 @@ import java.util.Arrays;
  * </ul>
  *
  * <pre>
- *   WAITING_FOR_FIRST_BARRIER ── unaligned barrier n, other live channels missing:
+ *   WAITING_FOR_FIRST_BARRIER ── unaligned barrier n, other channels missing:
  *                                trigger, start persisting them ──► COLLECTING_UNALIGNED(n)
- *   WAITING_FOR_FIRST_BARRIER ── aligned barrier n, other live channels missing:
+ *   WAITING_FOR_FIRST_BARRIER ── aligned barrier n, other channels missing:
  *                                block (+ register timer if timeoutable) ──► COLLECTING_ALIGNED(n)
- *   WAITING_FOR_FIRST_BARRIER ── barrier n on the only live channel: trigger
+ *   WAITING_FOR_FIRST_BARRIER ── barrier n on the only channel: trigger
  *                                (+ start persisting nothing if unaligned) ──► (stays)
  *   COLLECTING_ALIGNED(n) ── aligned barrier n, others missing: block ──► (stays)
- *   COLLECTING_ALIGNED(n) ── last live channel's barrier n, or its end of partition:
- *                            resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
+ *   COLLECTING_ALIGNED(n) ── last channel's barrier n: resume all, trigger ──► WAITING_FOR_FIRST_BARRIER
  *   COLLECTING_ALIGNED(n) ── timer of n fires, or unaligned barrier n: resume all, trigger unaligned,
  *                            persist + request priority barriers for the missing ──► COLLECTING_UNALIGNED(n)
  *                            (or ──► WAITING_FOR_FIRST_BARRIER if that barrier was the last missing)
- *   COLLECTING_UNALIGNED(n) ── barrier n or end of partition of a missing channel: stop persisting it;
+ *   COLLECTING_UNALIGNED(n) ── barrier n of a missing channel: stop persisting it;
  *                              when none is missing ──► WAITING_FOR_FIRST_BARRIER
  *   COLLECTING_*(n) ── barrier m &gt; n: (resume all if blocked) abort n (subsumed) ──► WAITING ──► first barrier m
  *   COLLECTING_*(n) ── cancel marker m ≥ n: (resume all if blocked) abort ──► WAITING_FOR_FIRST_BARRIER
@@ -50,26 +50,27 @@ import java.util.Arrays;
  *
  * <p>Rules: a barrier or cancel marker whose id is at most the last triggered or aborted
  * checkpoint, or older than the one in progress, is stale and ignored. A cancel marker for a
- * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. A
- * channel that ended is never waited for or recorded again. The runtime discards the recorded
- * data of aborted checkpoints itself, so aborts make no {@code stopPersistingInflight} calls.
+ * checkpoint newer than anything seen aborts it at once and makes its later barriers stale. The
+ * runtime discards the recorded data of aborted checkpoints itself, so aborts make no
+ * {@code stopPersistingInflight} calls.
  *
  * <p>Thread confinement: one instance per task, every method on the task thread only; no locks.
  */
 public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHandler {
     /** States of the handler; {@link #canTransitionTo} is the single transition table. */
-    enum Phase {
+    enum Phase implements HandlerStateMachine.Phase<Phase> {
         /** No checkpoint in progress; no channel blocked, nothing recorded. */
         WAITING_FOR_FIRST_BARRIER,
-        /** Aligning: some but not all live channels delivered the barrier; those are blocked. */
+        /** Aligning: some but not all channels delivered the barrier; those are blocked. */
         COLLECTING_ALIGNED,
-        /** Triggered unaligned; the live channels whose barrier is missing are being recorded. Nothing blocked. */
+        /** Triggered unaligned; the channels whose barrier is missing are being recorded. Nothing blocked. */
         COLLECTING_UNALIGNED,
         /** The task shut down; terminal. */
         CLOSED;
 
         /** @return whether the handler may move from this state to {@code next} */
-        boolean canTransitionTo(Phase next) {
+        @Override
+        public boolean canTransitionTo(Phase next) {
             return switch (this) {
                 case WAITING_FOR_FIRST_BARRIER ->
                         next == COLLECTING_ALIGNED || next == COLLECTING_UNALIGNED || next == CLOSED;
@@ -81,8 +82,52 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
     }
 
-    /** Current state. Task thread only. */
-    private Phase phase = Phase.WAITING_FOR_FIRST_BARRIER;
+    /**
+     * A state of the handler, carrying what is valid in it: only the collecting states have a checkpoint in
+     * progress. Every event computes the next state from the current one; {@link HandlerStateMachine#enter} checks the move against
+     * {@link Phase#canTransitionTo}.
+     */
+    sealed interface State extends HandlerStateMachine.State<Phase> permits Idle, CollectingAligned, CollectingUnaligned {
+    }
+
+    /**
+     * A state without a checkpoint in progress: waiting for a first barrier (nothing blocked or recorded), or closed.
+     *
+     * @param phase WAITING_FOR_FIRST_BARRIER or CLOSED
+     */
+    record Idle(Phase phase) implements State {
+    }
+
+    /**
+     * Aligning checkpoint {@code pending}: the channels that delivered its barrier are blocked.
+     *
+     * @param pending the checkpoint in progress
+     */
+    record CollectingAligned(PendingBarriers pending) implements State {
+        @Override
+        public Phase phase() {
+            return Phase.COLLECTING_ALIGNED;
+        }
+    }
+
+    /**
+     * Checkpoint {@code pending} was triggered unaligned; the channels whose barrier is missing are being
+     * recorded. Nothing blocked.
+     *
+     * @param pending the checkpoint in progress
+     */
+    record CollectingUnaligned(PendingBarriers pending) implements State {
+        @Override
+        public Phase phase() {
+            return Phase.COLLECTING_UNALIGNED;
+        }
+    }
+
+    private static final State WAITING = new Idle(Phase.WAITING_FOR_FIRST_BARRIER);
+    private static final State CLOSED = new Idle(Phase.CLOSED);
+
+    /** The current state and its checked moves. Task thread only. */
+    private final HandlerStateMachine<Phase, State> state;
 
     /**
      * @param context the task's channels and checkpoint actions; {@code numberOfInputChannels()}
@@ -93,6 +138,7 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     public UnalignedBarrierHandler(BarrierHandlerContext context, String taskName) {
         super(context, taskName);
+        this.state = new HandlerStateMachine<>(taskName, WAITING);
     }
 
     /** @throws IllegalArgumentException for an {@link CheckpointAlignment#AT_LEAST_ONCE} barrier: this handler is for exactly-once */
@@ -107,53 +153,41 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
     /** Starts checkpoint <i>n</i> as its first barrier's options say (see the class comment). */
     @Override
     protected void onFirstBarrier(CheckpointBarrier barrier, int channel) {
-        startCheckpoint(barrier, channel);
+        state.enter(startCheckpoint(barrier, channel));
     }
 
     /** Advances, switches or completes the checkpoint in progress (see the class comment). */
     @Override
     protected void onFurtherBarrier(CheckpointBarrier barrier, int channel) {
-        if (phase == Phase.COLLECTING_UNALIGNED) {
+        if (state.current() instanceof CollectingUnaligned unaligned) {
             context.stopPersistingInflight(barrier.checkpointId(), channel);
-            finishUnalignedIfComplete();
-        } else if (barrier.options().isUnaligned()) {
-            // Its producer's output-queue timer fired: the checkpoint is unaligned from now on
-            // (Flink's AbstractAlternatingAlignedBarrierHandlerState#barrierReceived).
-            switchToUnaligned("unaligned barrier on channel " + channel);
-        } else if (pending.isComplete(channels)) {
-            completeAlignment();
+            state.enter(finishUnalignedIfComplete(unaligned));
+        } else if (state.current() instanceof CollectingAligned aligned) {
+            state.enter(alignedBarrierCounted(aligned, barrier, channel));
         } else {
-            pending.markBlocked();
-            context.blockChannel(channel);
+            throw new IllegalStateException("task " + taskName + ": barrier of checkpoint " + barrier.checkpointId()
+                    + " on channel " + channel + " counted in state " + state.current().phase());
         }
     }
 
     /**
-     * {@code channel} ended: it is never waited for again. If it was being recorded for the
-     * unaligned checkpoint in progress, recording stops ({@code stopPersistingInflight}); if every
-     * remaining live channel has now delivered its barrier, the checkpoint completes (an alignment
-     * resumes all and triggers).
+     * A further barrier of the checkpoint being aligned, from {@code channel} (already marked delivered).
      *
-     * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
+     * @return the next state: collecting unaligned (or waiting) if the barrier is unaligned, waiting if the
+     *         alignment completed, else {@code aligned} with the channel blocked
      */
-    @Override
-    public void processEndOfPartition(int channel) {
-        requireOpen("end of partition on channel " + channel);
-        channels.markEnded(channel);
-        if (pending == null) {
-            return;
+    private State alignedBarrierCounted(CollectingAligned aligned, CheckpointBarrier barrier, int channel) {
+        if (barrier.options().isUnaligned()) {
+            // Its producer's output-queue timer fired: the checkpoint is unaligned from now on
+            // (Flink's AbstractAlternatingAlignedBarrierHandlerState#barrierReceived).
+            return switchToUnaligned(aligned.pending(), "unaligned barrier on channel " + channel);
         }
-        if (phase == Phase.COLLECTING_UNALIGNED) {
-            if (!pending.hasDelivered(channel)) {
-                context.stopPersistingInflight(pending.checkpointId(), channel);
-            }
-            finishUnalignedIfComplete();
-        } else if (pending.isComplete(channels)) {
-            log.debug("Task {}: end of partition on channel {} completes alignment of checkpoint {}",
-                    taskName, channel, pending.checkpointId());
-            completeAlignment();
+        if (aligned.pending().isComplete(channels)) {
+            return completeAlignment(aligned.pending());
         }
+        aligned.pending().markBlocked();
+        context.blockChannel(channel);
+        return aligned;
     }
 
     /**
@@ -165,19 +199,21 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void onAlignmentTimeout(long checkpointId) {
-        if (phase != Phase.COLLECTING_ALIGNED || pending.checkpointId() != checkpointId
-                || !AlignmentTimeout.appliesTo(pending.barrier())) {
+        if (!(state.current() instanceof CollectingAligned aligned) || aligned.pending().checkpointId() != checkpointId
+                || !AlignmentTimeout.appliesTo(aligned.pending().barrier())) {
+            PendingBarriers pending = inProgress();
             log.debug("Task {}: ignoring alignment timer of checkpoint {} ({}, in progress {})",
-                    taskName, checkpointId, phase, pending == null ? "none" : pending.checkpointId());
+                    taskName, checkpointId, state.current().phase(), pending == null ? "none" : pending.checkpointId());
             return;
         }
-        switchToUnaligned("alignment timeout of " + pending.barrier().options().alignedTimeoutMs() + " ms");
+        state.enter(switchToUnaligned(aligned.pending(),
+                "alignment timeout of " + aligned.pending().barrier().options().alignedTimeoutMs() + " ms"));
     }
 
     /** @return whether a checkpoint is in progress here: COLLECTING_ALIGNED or COLLECTING_UNALIGNED */
     @Override
     public boolean isAligning() {
-        return phase == Phase.COLLECTING_ALIGNED || phase == Phase.COLLECTING_UNALIGNED;
+        return state.current() instanceof CollectingAligned || state.current() instanceof CollectingUnaligned;
     }
 
     /**
@@ -186,12 +222,11 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
      */
     @Override
     public void close() {
-        if (phase == Phase.CLOSED) {
+        if (state.current() == CLOSED) {
             return;
         }
-        PendingBarriers abandoned = pending;
-        pending = null;
-        transitionTo(Phase.CLOSED);
+        PendingBarriers abandoned = inProgress();
+        state.enter(CLOSED);
         if (abandoned != null) {
             log.debug("Task {}: closing while checkpoint {} is in progress", taskName, abandoned.checkpointId());
             if (abandoned.hasBlockedChannels()) {
@@ -200,48 +235,59 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         }
     }
 
-    /** @return the current state, for tests */
+    /** @return the current state's phase, for tests */
     Phase phase() {
-        return phase;
+        return state.current().phase();
     }
 
-    private void startCheckpoint(CheckpointBarrier barrier, int channel) {
+    /**
+     * The first counted barrier of a checkpoint (the handler is waiting): starts it unaligned (trigger, record the
+     * missing channels) or aligned (block, with a timer if it may switch). Each branch enters its state before
+     * calling out, so a trigger that throws leaves the handler consistent.
+     *
+     * @return the state entered
+     */
+    private State startCheckpoint(CheckpointBarrier barrier, int channel) {
         long id = barrier.checkpointId();
         long nowNanos = context.nanoTime();
         PendingBarriers started = startPending(barrier, channel, nowNanos);
         if (barrier.options().isUnaligned()) {
             int[] missing = started.missingChannels(channels);
             BarrierAlignment alignment = started.alignment(nowNanos, bytesProcessed);
+            State next;
             if (missing.length == 0) {
-                pending = null;
                 ids.markFinished(id);
+                next = state.current(); // the only channel: done at once, still waiting
             } else {
-                transitionTo(Phase.COLLECTING_UNALIGNED);
+                next = state.enter(new CollectingUnaligned(started));
             }
             log.debug("Task {}: unaligned barrier of checkpoint {} on channel {}: triggering, persisting channels {}",
                     taskName, id, channel, Arrays.toString(missing));
             context.triggerCheckpointOnBarrier(barrier, alignment);
             context.startPersistingInflight(id, missing);
-            return;
+            return next;
         }
-        transitionTo(Phase.COLLECTING_ALIGNED);
+        CollectingAligned aligned = state.enter(new CollectingAligned(started));
         if (started.isComplete(channels)) {
-            completeAlignment();
-            return;
+            return completeAlignment(started);
         }
         started.markBlocked();
         context.blockChannel(channel);
         if (AlignmentTimeout.appliesTo(barrier)) {
             context.registerAlignmentTimer(id, AlignmentTimeout.timerDelayMs(started));
         }
+        return aligned;
     }
 
-    private void completeAlignment() {
-        PendingBarriers done = pending;
+    /**
+     * Every channel delivered the barrier of {@code done}: moves to waiting, resumes all and triggers.
+     *
+     * @return the state entered: waiting
+     */
+    private State completeAlignment(PendingBarriers done) {
         BarrierAlignment alignment = done.alignment(context.nanoTime(), bytesProcessed);
-        pending = null;
         ids.markFinished(done.checkpointId());
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        State next = state.enter(WAITING);
         log.debug("Task {}: barriers of checkpoint {} aligned: {}", taskName, done.checkpointId(), alignment);
         // Resume before trigger, as AlignedBarrierHandler does (see its completeAlignment): both run
         // on the task thread, so no record is processed in between.
@@ -249,22 +295,26 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
             context.resumeAllChannels();
         }
         context.triggerCheckpointOnBarrier(done.barrier(), alignment);
+        return next;
     }
 
-    /** COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no live channel is missing). */
-    private void switchToUnaligned(String cause) {
-        PendingBarriers switched = pending;
+    /**
+     * COLLECTING_ALIGNED → COLLECTING_UNALIGNED (or WAITING if no channel is missing).
+     *
+     * @return the state entered
+     */
+    private State switchToUnaligned(PendingBarriers switched, String cause) {
         long id = switched.checkpointId();
         BarrierAlignment alignment = switched.alignment(context.nanoTime(), bytesProcessed);
         int[] missing = switched.missingChannels(channels);
         boolean resume = switched.hasBlockedChannels();
         switched.markResumed();
+        State next;
         if (missing.length == 0) {
-            pending = null;
             ids.markFinished(id);
-            transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+            next = state.enter(WAITING);
         } else {
-            transitionTo(Phase.COLLECTING_UNALIGNED);
+            next = state.enter(new CollectingUnaligned(switched));
         }
         log.debug("Task {}: checkpoint {} switches to unaligned ({}) after {} ns; persisting channels {}",
                 taskName, id, cause, alignment.alignmentDurationNanos(), Arrays.toString(missing));
@@ -276,41 +326,43 @@ public final class UnalignedBarrierHandler extends AbstractExactlyOnceBarrierHan
         for (int channel : missing) {
             context.requestPriorityBarrier(id, channel);
         }
+        return next;
     }
 
-    private void finishUnalignedIfComplete() {
-        if (!pending.isComplete(channels)) {
-            return;
+    /** @return waiting if every channel delivered the barrier of the unaligned checkpoint, else {@code unaligned} */
+    private State finishUnalignedIfComplete(CollectingUnaligned unaligned) {
+        if (!unaligned.pending().isComplete(channels)) {
+            return unaligned;
         }
-        long id = pending.checkpointId();
-        pending = null;
+        long id = unaligned.pending().checkpointId();
         ids.markFinished(id);
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
+        State next = state.enter(WAITING);
         log.debug("Task {}: all barriers of unaligned checkpoint {} arrived", taskName, id);
+        return next;
+    }
+
+    @Override
+    protected PendingBarriers inProgress() {
+        if (state.current() instanceof CollectingAligned aligned) {
+            return aligned.pending();
+        }
+        return state.current() instanceof CollectingUnaligned unaligned ? unaligned.pending() : null;
     }
 
     @Override
     protected boolean isClosed() {
-        return phase == Phase.CLOSED;
+        return state.current() == CLOSED;
     }
 
     @Override
     protected void enterWaitingForFirstBarrier() {
-        transitionTo(Phase.WAITING_FOR_FIRST_BARRIER);
-    }
-
-    private void transitionTo(Phase next) {
-        checkTransition(taskName, phase, next);
-        phase = next;
+        state.enter(WAITING);
     }
 
     /**
      * @throws IllegalStateException naming both states if {@code from → to} is not allowed
      */
     static void checkTransition(String taskName, Phase from, Phase to) {
-        if (!from.canTransitionTo(to)) {
-            throw new IllegalStateException(
-                    "task " + taskName + ": illegal barrier handler transition " + from + " -> " + to);
-        }
+        HandlerStateMachine.checkTransition(taskName, from, to);
     }
 }

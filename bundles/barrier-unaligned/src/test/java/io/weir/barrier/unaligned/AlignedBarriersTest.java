@@ -118,30 +118,6 @@ class AlignedBarriersTest {
     }
 
     @Test
-    void endOfPartitionOnPendingChannelCompletesAlignment() {
-        start(3);
-        CheckpointBarrier b = barrier(1);
-        handler.processBarrier(b, 0);
-        handler.processBarrier(b, 1);
-        context.advanceNanos(9 * MS);
-        handler.processEndOfPartition(2);
-
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new Block(1), new ResumeAll(), new Trigger(b, new BarrierAlignment(0, 9 * MS, 0)));
-    }
-
-    @Test
-    void taskWithFinishedInputAlignsOverRemainingChannels() {
-        start(3);
-        handler.processEndOfPartition(1);
-        handler.processBarrier(barrier(1), 0);
-        handler.processBarrier(barrier(1), 2);
-
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new ResumeAll(), new Trigger(barrier(1), new BarrierAlignment(0, 0, 0)));
-    }
-
-    @Test
     void processedBytesAreCountedOnlyWhileAligning() {
         start(2);
         handler.onBytesProcessed(100);

@@ -157,26 +157,6 @@ class AlignedWithTimeoutTest {
     }
 
     @Test
-    void finishedInputIsNotPersistedAfterTheSwitch() {
-        start(3);
-        CheckpointBarrier b = barrier(1, 20, 0);
-        handler.processBarrier(b, 0);
-        handler.processEndOfPartition(2);
-        context.advanceNanos(20 * MS);
-        handler.onAlignmentTimeout(1);
-
-        assertThat(context.calls()).containsExactly(
-                new Block(0), new Timer(1, 20),
-                new ResumeAll(), new Trigger(b.asUnaligned(), new BarrierAlignment(0, 20 * MS, 0)),
-                new StartPersisting(1, 1), new PriorityBarrier(1, 1));
-
-        context.clearCalls();
-        handler.processEndOfPartition(1);
-        assertThat(context.calls()).containsExactly(new StopPersisting(1, 1));
-        assertThat(handler.phase()).isEqualTo(Phase.WAITING_FOR_FIRST_BARRIER);
-    }
-
-    @Test
     void newerBarrierAfterTheSwitchAbortsWithoutResuming() {
         start(2);
         handler.processBarrier(barrier(1, 10, 0), 0);

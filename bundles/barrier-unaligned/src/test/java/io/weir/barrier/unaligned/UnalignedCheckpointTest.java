@@ -174,42 +174,6 @@ class UnalignedCheckpointTest {
     }
 
     @Test
-    void inputFinishedBeforeTheCheckpointIsNeitherPersistedNorWaitedFor() {
-        start(3);
-        handler.processEndOfPartition(1);
-        CheckpointBarrier b = barrier(1);
-        handler.processBarrier(b, 0);
-        handler.processBarrier(b, 2);
-
-        assertThat(context.calls()).containsExactly(
-                new Trigger(b, new BarrierAlignment(0, 0, 0)), new StartPersisting(1, 2), new StopPersisting(1, 2));
-        assertThat(handler.phase()).isEqualTo(Phase.WAITING_FOR_FIRST_BARRIER);
-    }
-
-    @Test
-    void inputFinishingWhileRecordedStopsPersistingItAndCompletesTheCheckpoint() {
-        start(3);
-        CheckpointBarrier b = barrier(1);
-        handler.processBarrier(b, 0);
-        handler.processBarrier(b, 1);
-        handler.processEndOfPartition(1); // already delivered its barrier: nothing to stop
-        assertThat(handler.phase()).isEqualTo(Phase.COLLECTING_UNALIGNED);
-        handler.processEndOfPartition(2);
-
-        assertThat(context.calls()).containsExactly(
-                new Trigger(b, new BarrierAlignment(0, 0, 0)), new StartPersisting(1, 1, 2),
-                new StopPersisting(1, 1), new StopPersisting(1, 2));
-        assertThat(handler.phase()).isEqualTo(Phase.WAITING_FOR_FIRST_BARRIER);
-
-        context.clearCalls();
-        CheckpointBarrier next = barrier(2);
-        handler.processBarrier(next, 0); // the only live channel left
-        assertThat(context.calls()).containsExactly(
-                new Trigger(next, new BarrierAlignment(0, 0, 0)), new StartPersisting(2));
-        assertThat(handler.phase()).isEqualTo(Phase.WAITING_FOR_FIRST_BARRIER);
-    }
-
-    @Test
     void processedBytesWhileRecordingDoNotLeakIntoTheNextCheckpoint() {
         start(2);
         handler.processBarrier(barrier(1), 0);
@@ -237,7 +201,6 @@ class UnalignedCheckpointTest {
         assertThatThrownBy(() -> handler.processBarrier(barrier(1), 1))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("window (3/4)").hasMessageContaining("CLOSED");
-        assertThatThrownBy(() -> handler.processEndOfPartition(1)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -261,15 +224,10 @@ class UnalignedCheckpointTest {
     }
 
     @Test
-    void barrierOnEndedOrUnknownChannelIsRejected() {
+    void barrierOnUnknownChannelIsRejected() {
         start(2);
-        handler.processEndOfPartition(1);
-        assertThatThrownBy(() -> handler.processBarrier(barrier(1), 1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("end of partition");
         assertThatThrownBy(() -> handler.processBarrier(barrier(1), 2))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channel 2 out of range");
-        assertThatThrownBy(() -> handler.processEndOfPartition(1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("twice");
     }
 
     @Test

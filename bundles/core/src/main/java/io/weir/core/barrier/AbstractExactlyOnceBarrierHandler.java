@@ -26,8 +26,9 @@ import java.util.Objects;
  *   <li>the running total of processed bytes, from which a checkpoint reports the bytes processed
  *       between its first barrier and its trigger (PROTOCOL.md §5).</li>
  * </ul>
- * Subclasses keep their own state machine and say through {@link #isClosed} and
- * {@link #enterWaitingForFirstBarrier} where it stands.
+ * Subclasses keep their own state machine, whose states carry what is valid in them (the checkpoint in
+ * progress lives in the collecting states, not in a field of this class), and say through {@link #inProgress},
+ * {@link #isClosed} and {@link #enterWaitingForFirstBarrier} where it stands.
  *
  * <p>Thread confinement: one instance per task; every method, and every field below, on the task
  * thread only; no locks.
@@ -39,12 +40,10 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
     protected final BarrierHandlerContext context;
     /** For logs and error messages. */
     protected final String taskName;
-    /** Live/ended channels. */
+    /** The task's input channels. */
     protected final InputChannelSet channels;
     /** Ids seen and triggered (finished) or aborted here; decides which barriers are stale. */
     protected final StaleCheckpointFilter ids = new StaleCheckpointFilter();
-    /** The checkpoint in progress, or null when none is. */
-    protected PendingBarriers pending;
     /** Running total of bytes processed (bytes); a checkpoint reports differences. */
     protected long bytesProcessed;
 
@@ -68,17 +67,18 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
      *
      * @throws IllegalArgumentException if {@code channel} is out of range, or the subclass rejects
      *     the barrier's options ({@link #checkBarrier})
-     * @throws IllegalStateException if the handler is closed, the channel already ended, or the
-     *     channel delivers the barrier of the checkpoint in progress twice
+     * @throws IllegalStateException if the handler is closed, or the channel delivers the barrier
+     *     of the checkpoint in progress twice
      */
     @Override
     public final void processBarrier(CheckpointBarrier barrier, int channel) {
         Objects.requireNonNull(barrier, "barrier");
         long id = barrier.checkpointId();
         requireOpen("barrier of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "barrier of checkpoint " + id);
+        channels.checkIndex(channel);
         checkBarrier(barrier, channel);
         ids.observe(id);
+        PendingBarriers pending = inProgress();
         if (ids.isStale(id, pending)) {
             log.debug("Task {}: ignoring stale barrier of checkpoint {} on channel {} (last finished {}, in progress {})",
                     taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
@@ -88,6 +88,7 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
             log.debug("Task {}: barrier of checkpoint {} on channel {} subsumes checkpoint {}",
                     taskName, id, channel, pending.checkpointId());
             abortInProgress(CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+            pending = null;
         }
         if (pending == null) {
             onFirstBarrier(barrier, channel);
@@ -101,15 +102,16 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
      * Handles a cancel marker as the class comment describes.
      *
      * @throws IllegalArgumentException if {@code channel} is out of range
-     * @throws IllegalStateException if the handler is closed or the channel already ended
+     * @throws IllegalStateException if the handler is closed
      */
     @Override
     public final void processCancellationBarrier(CancelCheckpointMarker marker, int channel) {
         Objects.requireNonNull(marker, "marker");
         long id = marker.checkpointId();
         requireOpen("cancel marker of checkpoint " + id + " on channel " + channel);
-        channels.requireLive(channel, "cancel marker of checkpoint " + id);
+        channels.checkIndex(channel);
         ids.observe(id);
+        PendingBarriers pending = inProgress();
         if (ids.isStale(id, pending)) {
             log.debug("Task {}: ignoring cancel marker of checkpoint {} on channel {} (last finished {}, in progress {})",
                     taskName, id, channel, ids.lastFinishedId(), pending == null ? "none" : pending.checkpointId());
@@ -157,31 +159,35 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
     }
 
     /**
-     * The first counted barrier of checkpoint <i>n</i> (none in progress): start it. The channel is
-     * not marked delivered yet; {@link #startPending} does that.
+     * The first counted barrier of checkpoint <i>n</i> (none in progress): start it, keeping what
+     * {@link #startPending} returns in the next state. The channel is not marked delivered yet;
+     * {@link #startPending} does that.
      */
     protected abstract void onFirstBarrier(CheckpointBarrier barrier, int channel);
 
     /** A further barrier of the checkpoint in progress; {@code channel} is already marked delivered. */
     protected abstract void onFurtherBarrier(CheckpointBarrier barrier, int channel);
 
+    /** @return the checkpoint the current state is collecting barriers of, or null in a state without one */
+    protected abstract PendingBarriers inProgress();
+
     /** @return whether the handler was closed (every later event then throws) */
     protected abstract boolean isClosed();
 
-    /** Moves the subclass's state machine to waiting for a first barrier (after an abort). */
+    /** Moves the subclass's state machine to waiting for a first barrier (after an abort), dropping the checkpoint in progress. */
     protected abstract void enterWaitingForFirstBarrier();
 
     /**
-     * Starts measuring checkpoint {@code barrier} at its first barrier, from {@code channel}, and
-     * makes it the one in progress.
+     * Starts measuring checkpoint {@code barrier} at its first barrier, from {@code channel}; the
+     * subclass makes it the one in progress by entering a state that carries it.
      *
-     * @return the new {@link #pending}, with {@code channel} marked delivered
+     * @return the new checkpoint in progress, with {@code channel} marked delivered
      */
     protected final PendingBarriers startPending(CheckpointBarrier barrier, int channel, long nowNanos) {
-        pending = new PendingBarriers(taskName, barrier,
+        PendingBarriers started = new PendingBarriers(taskName, barrier,
                 AlignmentMeasurement.start(barrier, nowNanos, context.currentTimeMillis(), bytesProcessed));
-        pending.markDelivered(channel);
-        return pending;
+        started.markDelivered(channel);
+        return started;
     }
 
     /**
@@ -189,8 +195,7 @@ public abstract class AbstractExactlyOnceBarrierHandler implements CheckpointBar
      * waiting, resumes blocked channels and tells the task ({@code abortCheckpointOnBarrier}).
      */
     protected final void abortInProgress(CheckpointFailureReason reason) {
-        PendingBarriers aborted = pending;
-        pending = null;
+        PendingBarriers aborted = inProgress();
         ids.markFinished(aborted.checkpointId());
         enterWaitingForFirstBarrier();
         log.debug("Task {}: aborting checkpoint {}: {}", taskName, aborted.checkpointId(), reason);

@@ -4,9 +4,11 @@ import io.weir.core.checkpoint.CancelCheckpointMarker;
 import io.weir.core.checkpoint.CheckpointBarrier;
 
 /**
- * Intercepts barriers, cancel markers and end-of-partition events at a task's inputs before they
- * reach the operator and decides when the task snapshots (PROTOCOL.md §4). One instance per task,
- * task thread only; implementations are small state machines.
+ * Intercepts barriers and cancel markers at a task's inputs before they reach the operator and
+ * decides when the task snapshots (PROTOCOL.md §4). One instance per task, task thread only;
+ * implementations are small state machines. Every input channel delivers every barrier: a task
+ * that finished its input keeps forwarding barriers until the final checkpoint, so no channel
+ * ends while a checkpoint can still need its barrier.
  */
 public interface CheckpointBarrierHandler {
     /** A barrier arrived on {@code channel}. */
@@ -14,9 +16,6 @@ public interface CheckpointBarrierHandler {
 
     /** A cancel marker arrived on {@code channel}: stop aligning for that checkpoint. */
     void processCancellationBarrier(CancelCheckpointMarker marker, int channel);
-
-    /** {@code channel} ended: no more barriers will come from it, do not wait for it. */
-    void processEndOfPartition(int channel);
 
     /**
      * The timer registered with {@link BarrierHandlerContext#registerAlignmentTimer} fired: if

@@ -84,14 +84,14 @@ public final class PendingBarriers {
         return blocked;
     }
 
-    /** @return whether every live channel of {@code channels} delivered the barrier (true if none is live) */
+    /** @return whether every channel of {@code channels} delivered the barrier (true if none is live) */
     public boolean isComplete(InputChannelSet channels) {
-        return channels.liveNotIn(delivered).isEmpty();
+        return channels.notIn(delivered).isEmpty();
     }
 
-    /** @return the live channels of {@code channels} that have not delivered the barrier, ascending; empty if none */
+    /** @return the channels of {@code channels} that have not delivered the barrier, ascending; empty if none */
     public int[] missingChannels(InputChannelSet channels) {
-        return channels.liveNotIn(delivered).stream().toArray();
+        return channels.notIn(delivered).stream().toArray();
     }
 
     /**

@@ -55,12 +55,16 @@ public final class EngineComponent implements Engine, PluginRegistry {
     private final MapPluginRegistry plugins = new MapPluginRegistry();
     private final Map<String, StateBackend> stateBackends = new ConcurrentHashMap<>();
     private final Map<String, CheckpointBarrierHandlerFactory> barrierHandlers = new ConcurrentHashMap<>();
+    /** Set by SCR before activate (static reference), read after; DS orders both. */
     @Reference
     private CheckpointStorageFactory storage;
+    /** Set by SCR before activate (static reference), read after; DS orders both. */
     @Reference
     private CheckpointCoordinatorFactory coordinators;
+    /** Set by SCR before activate (static reference), read after; DS orders both. */
     @Reference
     private CheckpointRecoveryFactory recovery;
+    /** Written in activate, read by service calls, which DS makes only while the component is active (activate happens-before them). */
     private LocalEngine engine;
 
     /**

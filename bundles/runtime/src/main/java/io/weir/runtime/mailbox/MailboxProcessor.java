@@ -72,9 +72,4 @@ public final class MailboxProcessor {
         running = false;
         mailbox.wakeUp();
     }
-
-    /** @return whether the loop is still meant to run */
-    public boolean isRunning() {
-        return running;
-    }
 }

@@ -1,7 +1,6 @@
 package io.weir.runtime.mailbox;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -109,20 +108,5 @@ public final class TaskMailbox {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** @return whether {@link #close()} was called */
-    public boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Convenience for timeouts in ms. */
-    public void waitForMailOrSignalMillis(long ms) throws InterruptedException {
-        waitForMailOrSignal(TimeUnit.MILLISECONDS.toNanos(ms));
     }
 }

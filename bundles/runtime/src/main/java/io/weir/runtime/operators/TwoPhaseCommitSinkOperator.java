@@ -47,12 +47,15 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
     private static final Logger LOG = LoggerFactory.getLogger(TwoPhaseCommitSinkOperator.class);
 
     private final TwoPhaseCommittingSink<T> sink;
-    /** Checkpoint id → transaction pre-committed for it, not yet committed. */
+    /** Checkpoint id → transaction pre-committed for it, not yet committed. Task thread only. */
     private final TreeMap<Long, T> pendingCommit = new TreeMap<>();
+    /** Task thread only. */
     private ListState<PendingTransaction<T>> state;
+    /** Task thread only. The open transaction. */
     private T current;
+    /** Task thread only. */
     private String name = "sink";
-    /** Set after a restore until the first completed checkpoint, which removes the leftovers. */
+    /** Set after a restore until the first completed checkpoint, which removes the leftovers. Task thread only. */
     private boolean leftoversPending;
 
     /** @param sink the plugin's sink for this subtask */

@@ -180,7 +180,9 @@ final class ChannelStateRestore {
         private final ByteArrayDataInput in = new ByteArrayDataInput();
         /** New link → the buffer being filled. */
         private final Map<LinkId, ByteArrayOutputStream> open = new LinkedHashMap<>();
+        /** Job master thread only (restore runs in the deployment). */
         private int nextRoundRobin;
+        /** Job master thread only. */
         long records;
 
         Redistributor(JobEdge edge, JobVertex producer, int oldConsumers, int consumers, int maxParallelism, int bufferSize) {

@@ -1,10 +1,8 @@
 package io.weir.runtime.scheduler;
 
-import io.weir.api.RowSerializer;
 import io.weir.core.barrier.CheckpointBarrierHandlerFactory;
 import io.weir.core.checkpoint.CheckpointFailureReason;
 import io.weir.core.checkpoint.CompletedCheckpoint;
-import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.checkpoint.TaskId;
 import io.weir.core.config.CheckpointingMode;
 import io.weir.core.config.CheckpointingOptions;
@@ -20,30 +18,19 @@ import io.weir.core.engine.JobHandle;
 import io.weir.core.engine.JobListener;
 import io.weir.core.engine.JobResult;
 import io.weir.core.engine.JobStatus;
-import io.weir.core.job.JobEdge;
 import io.weir.core.job.JobGraph;
-import io.weir.core.job.JobVertex;
-import io.weir.core.job.Partitioning;
 import io.weir.core.job.VertexKind;
 import io.weir.core.state.StateBackend;
 import io.weir.core.storage.CheckpointStorage;
 import io.weir.runtime.engine.EngineServices;
-import io.weir.runtime.io.network.BufferPool;
-import io.weir.runtime.io.network.ChannelSelector;
-import io.weir.runtime.io.network.InputGate;
-import io.weir.runtime.io.network.KeySelector;
-import io.weir.runtime.io.network.PipelinedSubpartition;
 import io.weir.runtime.io.network.RecordWriter;
-import io.weir.runtime.tasks.InputStreamTask;
 import io.weir.runtime.tasks.SourceStreamTask;
 import io.weir.runtime.tasks.StreamTask;
-import io.weir.runtime.tasks.TaskDeployment;
 import io.weir.runtime.tasks.TaskListener;
 import io.weir.runtime.tasks.TaskServices;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -69,6 +56,7 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     private final JobGraph job;
     private final ExecutionPlan plan;
+    private final TaskDeployer deployer;
     private final EngineServices services;
     private final JobListener listener;
     private final ScheduledExecutorService executor;
@@ -87,14 +75,21 @@ public final class JobMaster implements JobHandle, TaskListener {
     private volatile Map<String, List<RecordWriter>> writersByOperator = Map.of();
     /** Job master thread only. */
     private int attempt = -1;
+    /** Written on the job master thread only; volatile: read by any thread (status()). */
     private volatile JobStatus status = JobStatus.CREATED;
+    /** Job master thread only. */
     private final Set<TaskId> running = new HashSet<>();
+    /** Job master thread only. */
     private final Set<TaskId> finishedData = new HashSet<>();
+    /** Job master thread only. */
     private final Set<TaskId> finished = new HashSet<>();
+    /** Job master thread only. */
     private boolean finalCheckpointRequested;
     /** Job master thread only: the attempt whose failure is being handled (its later failures are echoes). */
     private int failedAttempt = -1;
+    /** Job master thread only. */
     private ScheduledFuture<?> flusher;
+    /** Written by the coordinator's stats callback (its thread), read by the job master thread and by terminate. */
     private volatile CompletedCheckpointStats lastCheckpoint;
     /** Job master thread only: the stop-with-savepoint under way, or null. */
     private StopWithSavepoint stop;
@@ -109,6 +104,7 @@ public final class JobMaster implements JobHandle, TaskListener {
     public JobMaster(JobGraph job, EngineServices services, JobListener listener) throws Exception {
         this.job = job;
         this.plan = ExecutionPlan.of(job);
+        this.deployer = new TaskDeployer(job, plan);
         this.services = services;
         this.listener = listener;
         Configuration config = job.config();
@@ -397,6 +393,7 @@ public final class JobMaster implements JobHandle, TaskListener {
 
     // ---- deployment
 
+    /** Starts the next attempt: its tasks, built by the {@link TaskDeployer}, restore from {@code restore}. Job master thread. */
     private void deploy(Optional<CompletedCheckpoint> restore) {
         attempt++;
         running.clear();
@@ -404,111 +401,12 @@ public final class JobMaster implements JobHandle, TaskListener {
         finished.clear();
         finalCheckpointRequested = false;
         restore.ifPresent(cp -> LOG.info("Restoring job {} from checkpoint {} ({})", job.name(), cp.checkpointId(), cp.externalPointer()));
-        Configuration config = job.config();
-        int bufferSize = config.get(ExecutionOptions.BUFFER_SIZE);
-        int credits = config.get(ExecutionOptions.BUFFERS_PER_CHANNEL);
-        int floating = config.get(ExecutionOptions.FLOATING_BUFFERS_PER_GATE);
-        int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
-
-        // one subpartition per (network edge, producer subtask, consumer subtask)
-        Map<JobEdge, PipelinedSubpartition[][]> links = new HashMap<>();
-        for (JobEdge e : plan.networkEdges()) {
-            int p = job.vertex(e.source()).parallelism();
-            int q = job.vertex(e.target()).parallelism();
-            PipelinedSubpartition[][] m = new PipelinedSubpartition[p][q];
-            for (int i = 0; i < p; i++) {
-                for (int j = 0; j < q; j++) {
-                    if (e.partitioning() != Partitioning.FORWARD || i == j) {
-                        m[i][j] = new PipelinedSubpartition(credits);
-                    }
-                }
-            }
-            links.put(e, m);
-        }
-
         TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
                 services.asyncOperations(), this, services.timers());
-        List<StreamTask> created = new ArrayList<>();
-        Map<String, List<RecordWriter>> writersOf = new HashMap<>();
-        restore.ifPresent(cp -> StateAssignment.checkRestorable(cp.metadata(), job, maxParallelism,
-                type -> services.plugins().source(type).map(io.weir.api.plugin.SourceFactory::supportsRescale).orElse(false)));
-        ChannelStateRestore channelState = new ChannelStateRestore(restore.map(CompletedCheckpoint::metadata), job,
-                plan.networkEdges(), maxParallelism, bufferSize);
-        for (List<JobVertex> chain : plan.chains()) {
-            JobVertex head = chain.get(0);
-            JobVertex tail = chain.get(chain.size() - 1);
-            for (int s = 0; s < head.parallelism(); s++) {
-                TaskId id = new TaskId(head.id(), s, attempt);
-                Map<String, OperatorSubtaskState> restoreState = new HashMap<>();
-                for (JobVertex v : chain) {
-                    final int subtask = s;
-                    restore.ifPresent(cp -> restoreState.put(v.id(), StateAssignment.assign(cp.metadata(), v, subtask, maxParallelism)));
-                }
-                // outputs
-                List<JobEdge> outEdges = job.outputsOf(tail.id());
-                int subpartitions = 0;
-                for (JobEdge e : outEdges) {
-                    subpartitions += e.partitioning() == Partitioning.FORWARD ? 1 : job.vertex(e.target()).parallelism();
-                }
-                BufferPool pool = outEdges.isEmpty() ? null : new BufferPool(bufferSize, subpartitions * (credits + 1) + floating);
-                List<RecordWriter> writers = new ArrayList<>();
-                List<PipelinedSubpartition> outputs = new ArrayList<>();
-                for (JobEdge e : outEdges) {
-                    PipelinedSubpartition[] row = links.get(e)[s];
-                    List<PipelinedSubpartition> sps = new ArrayList<>();
-                    for (PipelinedSubpartition sp : row) {
-                        if (sp != null) {
-                            sps.add(sp);
-                        }
-                    }
-                    outputs.addAll(sps);
-                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(e.schemaFrom(tail)),
-                            e.output()));
-                }
-                if (!writers.isEmpty()) {
-                    writersOf.computeIfAbsent(tail.id(), v -> new ArrayList<>()).addAll(writers);
-                }
-                // inputs
-                InputGate gate = null;
-                KeySelector keySelector = null;
-                if (head.kind() != VertexKind.SOURCE) {
-                    List<PipelinedSubpartition> channels = new ArrayList<>();
-                    for (JobEdge e : job.inputsOf(head.id())) {
-                        PipelinedSubpartition[][] m = links.get(e);
-                        for (PipelinedSubpartition[] producerRow : m) {
-                            if (producerRow[s] != null) {
-                                channels.add(producerRow[s]);
-                            }
-                        }
-                        if (head.keyed()) {
-                            keySelector = new KeySelector(head.inputSchema(), e.keyFields());
-                        }
-                    }
-                    gate = new InputGate(channels);
-                }
-                channelState.addPool(outputs, pool);
-                TaskDeployment d = new TaskDeployment(job.name(), id, chain, config, restoreState, restore.isPresent(), gate,
-                        head.inputSchema() == null ? null : new RowSerializer(head.inputSchema()), keySelector, writers, pool);
-                created.add(head.kind() == VertexKind.SOURCE ? new SourceStreamTask(d, taskServices) : new InputStreamTask(d, taskServices));
-            }
-        }
-        channelState.replay(links);
-        tasks = List.copyOf(created);
-        writersByOperator = Map.copyOf(writersOf);
-        for (StreamTask t : created) {
-            Thread thread = new Thread(t, job.name() + "/" + t.taskId().vertexId() + "#" + t.taskId().subtaskIndex());
-            thread.setDaemon(true);
-            thread.start();
-        }
-    }
-
-    private static ChannelSelector selector(JobEdge e, JobVertex producer, int subtask, int channels, int maxParallelism) {
-        return switch (e.partitioning()) {
-            case FORWARD -> ChannelSelector.forward();
-            case BROADCAST -> ChannelSelector.broadcast();
-            case REBALANCE -> ChannelSelector.rebalance(channels, subtask);
-            case HASH -> ChannelSelector.hash(new KeySelector(e.schemaFrom(producer), e.keyFields()), maxParallelism, channels);
-        };
+        TaskDeployer.Attempt deployed = deployer.build(attempt, restore, taskServices);
+        tasks = deployed.tasks();
+        writersByOperator = deployed.writersByOperator();
+        deployed.start();
     }
 
     // ---- task callbacks (task threads) → job master thread

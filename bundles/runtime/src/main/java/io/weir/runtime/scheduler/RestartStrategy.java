@@ -7,6 +7,7 @@ package io.weir.runtime.scheduler;
 final class RestartStrategy {
     private final int maxAttempts;
     private final long delayMs;
+    /** Job master thread only. */
     private int restarts;
 
     RestartStrategy(int maxAttempts, long delayMs) {

@@ -27,7 +27,9 @@ final class ChainedOperator {
     Output output;
     /** The operator's timers (keyed operators only), else null; set once while the chain is built. */
     io.weir.runtime.time.KeyedTimerService timers;
+    /** Task thread only. */
     private long records;
+    /** Task thread only. */
     private int completedCheckpoints;
 
     /**

@@ -23,7 +23,9 @@ final class InflightRecording {
     private final Set<Integer> open = new HashSet<>();
     private final Map<Integer, List<byte[]>> data = new HashMap<>();
     private final CompletableFuture<RecordedInput> future = new CompletableFuture<>();
+    /** Task thread only. */
     private boolean started;
+    /** Task thread only. */
     private long processedBytes;
 
     InflightRecording(long checkpointId) {

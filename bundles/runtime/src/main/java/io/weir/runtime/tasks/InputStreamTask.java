@@ -29,6 +29,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     private final io.weir.runtime.io.network.BufferDebloater debloater;
     private static final long DEBLOAT_PERIOD_MS = 100;
     private static final org.slf4j.Logger DEBLOAT_LOG = org.slf4j.LoggerFactory.getLogger(io.weir.runtime.io.network.BufferDebloater.class);
+    /** Task thread only. */
     private java.util.concurrent.ScheduledFuture<?> debloatTimer;
     /** Whether a debloat mail is queued and not yet run; set by the timer thread, cleared by the task thread. */
     private final java.util.concurrent.atomic.AtomicBoolean debloatPending = new java.util.concurrent.atomic.AtomicBoolean();
@@ -36,6 +37,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
     private long consumedBytes;
     /** Task thread only: channels that delivered end-of-data. */
     private final boolean[] endOfData;
+    /** Task thread only. */
     private int endOfDataCount;
     /** Task thread only: the task's watermark from its channels' watermarks and idle statuses. */
     private final io.weir.runtime.time.StatusWatermarkValve valve;

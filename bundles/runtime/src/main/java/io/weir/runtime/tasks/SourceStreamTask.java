@@ -23,11 +23,13 @@ public final class SourceStreamTask extends StreamTask {
 
     /** Task thread only. */
     private SourceReader reader;
+    /** Task thread only. */
     private DefaultOperatorContext readerContext;
     /** Task thread only: watermarks of a source with a timestamp-field, else null. */
     private io.weir.runtime.time.SourceWatermarkGenerator watermarks;
     /** Task thread only: what the reader emits into (the chain, behind the watermark generator if any). */
     private io.weir.api.operator.Output readerOutput;
+    /** Task thread only. */
     private java.util.concurrent.ScheduledFuture<?> watermarkTimer;
     private final io.weir.runtime.time.SourceWatermarkGenerator.Emitter emitter = new io.weir.runtime.time.SourceWatermarkGenerator.Emitter() {
         @Override

@@ -1,22 +1,15 @@
 package io.weir.runtime.tasks;
 
 import io.weir.api.Row;
-import io.weir.api.RowSerializer;
 import io.weir.api.operator.Output;
 import io.weir.api.operator.StreamOperator;
-import io.weir.api.plugin.SinkFactory;
 import io.weir.core.barrier.BarrierAlignment;
 import io.weir.core.checkpoint.CheckpointBarrier;
 import io.weir.core.checkpoint.CheckpointOptions;
 import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.checkpoint.TaskId;
-import io.weir.core.config.ExecutionOptions;
 import io.weir.core.coordination.TaskCheckpointGateway;
 import io.weir.core.job.JobVertex;
-import io.weir.core.state.KeyGroupAssignment;
-import io.weir.core.state.KeyGroupRange;
-import io.weir.core.state.KeyedStateBackend;
-import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.core.state.OperatorStateBackend;
 import io.weir.runtime.checkpoint.SnapshotParticipant;
 import io.weir.runtime.checkpoint.SubtaskCheckpointCoordinator;
@@ -25,14 +18,11 @@ import io.weir.runtime.io.network.RecordWriter;
 import io.weir.runtime.mailbox.Mail;
 import io.weir.runtime.mailbox.MailboxProcessor;
 import io.weir.runtime.mailbox.TaskMailbox;
-import io.weir.runtime.operators.DefaultOperatorContext;
-import io.weir.runtime.operators.TwoPhaseCommitSinkOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import io.weir.core.checkpoint.CheckpointAlignment;
@@ -64,18 +54,14 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     protected final TaskServices services;
     protected final TaskMailbox mailbox = new TaskMailbox();
     protected final MailboxProcessor processor;
-    /** Task thread only; built in {@link #initialize()}. */
-    protected final List<ChainedOperator> operators = new ArrayList<>();
+    /** Task thread only; built in {@link #initialize()}, null before. */
+    private OperatorChain chain;
+    /** Task thread only; the chain's operators, head first, set in {@link #initialize()} (empty before). */
+    protected List<ChainedOperator> operators = List.of();
     /** Task thread only. */
     protected SubtaskCheckpointCoordinator checkpoints;
     /** Task thread only: the tail's output fanning out to every writer. */
     protected Output tailOutput;
-    private final List<KeyedStateBackend> keyedBackends = new ArrayList<>();
-    private final List<OperatorStateBackend> operatorBackends = new ArrayList<>();
-    /** Task thread only: timer services of keyed operators in the chain. */
-    private final List<io.weir.runtime.time.KeyedTimerService> timerServices = new ArrayList<>();
-    /** Task thread only, set while the chain is built: writers of the tail's side outputs by name. */
-    private final Map<String, List<RecordWriter>> sideWriters = new java.util.HashMap<>();
     /** Task thread only: the last watermark sent downstream. */
     private long lastWatermarkOut = Long.MIN_VALUE;
     /** Thread-safe; see the class comment for who moves it. */
@@ -205,84 +191,18 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         return true;
     }
 
-    /** Restores state and opens the chain: {@code initializeState} then {@code open} per operator. */
+    /**
+     * Builds the {@link OperatorChain}, restores state and opens the chain: {@code initializeState} then {@code open}
+     * per operator, then the head if it is a source reader.
+     */
     private void initialize() throws Exception {
-        List<SnapshotParticipant> participants = new ArrayList<>();
-        List<JobVertex> chain = deployment.chain();
-        int maxParallelism = deployment.config().get(ExecutionOptions.MAX_PARALLELISM);
-        SnapshotParticipant head = headParticipant();
-        if (head != null) {
-            participants.add(head);
-        }
-        for (int i = head == null ? 0 : 1; i < chain.size(); i++) {
-            JobVertex v = chain.get(i);
-            OperatorSubtaskState restore = deployment.restoreState().getOrDefault(v.id(), OperatorSubtaskState.empty());
-            OperatorStateBackend opState = createOperatorStateBackend(v.id(), restore);
-            KeyedStateBackend keyed = null;
-            if (v.keyed()) {
-                KeyGroupRange range = KeyGroupAssignment.rangeForSubtask(maxParallelism, v.parallelism(), taskId().subtaskIndex());
-                keyed = services.stateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(deployment.jobName(), v.id(),
-                        taskId().subtaskIndex(), maxParallelism, range, new RowSerializer(deployment.headKeySelector().keySchema()),
-                        restore.keyedState(), deployment.config()));
-                keyedBackends.add(keyed);
-            }
-            StreamOperator op = switch (v.kind()) {
-                case OPERATOR -> factory(v, io.weir.api.plugin.OperatorFactory.class, services.plugins().operator(v.type()))
-                        .create(v.config(), v.inputSchema());
-                case SINK -> sinkOperator(factory(v, SinkFactory.class, services.plugins().sink(v.type())), v);
-                case SOURCE -> throw new IllegalStateException("source " + v.id() + " inside a chain");
-            };
-            io.weir.runtime.time.KeyedTimerService timers = null;
-            io.weir.api.operator.TimerService contextTimers = null;
-            ChainedOperator[] self = new ChainedOperator[1]; // the wake-up mail runs after the chain is built
-            if (keyed != null) {
-                try {
-                    timers = new io.weir.runtime.time.KeyedTimerService(keyed, new io.weir.runtime.time.MailboxTimeScheduler(
-                            services.timers(), mailbox, "processing-time timers of " + v.id(), () -> self[0].fireProcessingTimers()));
-                    timerServices.add(timers);
-                    contextTimers = timers;
-                } catch (UnsupportedOperationException noTimers) {
-                    // a backend without timers (RocksDB today) runs keyed operators that do not use them
-                    contextTimers = io.weir.runtime.time.KeyedTimerService.unsupported(noTimers.getMessage());
-                }
-            }
-            DefaultOperatorContext ctx = new DefaultOperatorContext(deployment.jobName(), v.id(), taskId().subtaskIndex(),
-                    v.parallelism(), deployment.restored(), opState, keyed, checkpointInterval(), contextTimers, this::emitSideOutput);
-            boolean injectFailure = taskId().attempt() == 0 && taskId().subtaskIndex() == 0
-                    && v.id().equals(deployment.config().get(ExecutionOptions.INJECT_FAILURE_OPERATOR));
-            ChainedOperator co = new ChainedOperator(v.id(), op, ctx, i == 0 ? deployment.headKeySelector() : null, maxParallelism,
-                    injectFailure ? deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_RECORDS) : 0L,
-                    deployment.config().get(ExecutionOptions.INJECT_FAILURE_AFTER_CHECKPOINTS));
-            co.timers = timers;
-            self[0] = co;
-            operators.add(co);
-            participants.add(new SnapshotParticipant(v.id(), op::snapshotState, opState, keyed, op));
-        }
-        // wire outputs tail to head
-        List<RecordWriter> writers = new ArrayList<>();
-        for (RecordWriter w : deployment.writers()) {
-            if (w.sideOutput() == null) {
-                writers.add(w);
-            } else {
-                sideWriters.computeIfAbsent(w.sideOutput(), k -> new ArrayList<>()).add(w);
-            }
-        }
-        tailOutput = writers.isEmpty() ? row -> { } : writers.size() == 1 ? writers.get(0)::emit : row -> {
-            for (RecordWriter w : writers) {
-                w.emit(row);
-            }
-        };
-        Output next = tailOutput;
-        for (int i = operators.size() - 1; i >= 0; i--) {
-            operators.get(i).output = next;
-            next = operators.get(i).asOutput();
-        }
-        checkpoints = new SubtaskCheckpointCoordinator(deployment.jobName(), taskId(), participants, this::prepareSnapshotPreBarrier,
-                this, services.storage(), services.responder(), services.asyncOperations());
-        for (ChainedOperator co : operators) {
-            co.operator.initializeState(co.context);
-            co.operator.open();
-        }
+        chain = new OperatorChain(deployment, services, mailbox);
+        chain.build(headParticipant(), checkpointInterval());
+        operators = chain.operators();
+        tailOutput = chain.tailOutput();
+        checkpoints = new SubtaskCheckpointCoordinator(deployment.jobName(), taskId(), chain.participants(),
+                chain::prepareSnapshotPreBarrier, this, services.storage(), services.responder(), services.asyncOperations());
+        chain.initializeStateAndOpen();
         openHead();
     }
 
@@ -295,10 +215,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         return operators.isEmpty() ? tailOutput : operators.get(0).asOutput();
     }
 
+    /** Creates an operator state backend for the chain head (a source reader); the chain closes it. */
     protected OperatorStateBackend createOperatorStateBackend(String operatorId, OperatorSubtaskState restore) throws Exception {
-        OperatorStateBackend b = services.stateBackend().createOperatorStateBackend(operatorId, restore.operatorState());
-        operatorBackends.add(b);
-        return b;
+        return chain.createOperatorStateBackend(operatorId, restore);
     }
 
     /** @return {@code execution.checkpointing.interval} of the job in ms, empty when periodic checkpointing is off */
@@ -326,18 +245,6 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
                 + "' is no longer installed; reinstall its bundle into plugins/");
     }
 
-    private static <T> StreamOperator sinkOperator(SinkFactory factory, JobVertex v) {
-        @SuppressWarnings("unchecked")
-        io.weir.api.sink.TwoPhaseCommittingSink<T> sink = (io.weir.api.sink.TwoPhaseCommittingSink<T>) factory.create(v.config(), v.inputSchema());
-        return new TwoPhaseCommitSinkOperator<>(sink);
-    }
-
-    private void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        for (ChainedOperator co : operators) {
-            co.operator.prepareSnapshotPreBarrier(checkpointId, co.output);
-        }
-    }
-
     /**
      * The task's watermark rose to {@code watermark} (from its input valve, or its source's generator): every
      * operator of the chain, head to tail, fires its due event-time timers and sees the watermark; then it goes
@@ -349,24 +256,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         if (watermark <= lastWatermarkOut) {
             return;
         }
-        for (ChainedOperator co : operators) {
-            co.advanceWatermark(watermark);
-        }
+        chain.advanceWatermark(watermark);
         lastWatermarkOut = watermark;
         broadcastEvent(new io.weir.runtime.io.network.Watermark(watermark));
-    }
-
-    /**
-     * Emits a row of a side output (only the chain's tail has side output edges: an operator with one is never
-     * chained to its successor). Rows of a side output without consumers are dropped. Task thread.
-     */
-    private void emitSideOutput(String name, Row row) {
-        List<RecordWriter> ws = sideWriters.get(name);
-        if (ws != null) {
-            for (RecordWriter w : ws) {
-                w.emit(row);
-            }
-        }
     }
 
     /** Tells downstream that this task became idle or active again (see {@link io.weir.runtime.io.network.WatermarkStatus}). */
@@ -427,9 +319,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
      * wait for the final checkpoint (task thread).
      */
     protected void finishData() throws Exception {
-        for (ChainedOperator co : operators) {
-            co.operator.finish(co.output);
-        }
+        chain.finish();
         broadcastEvent(EndOfData.INSTANCE);
         if (!state.transition(TaskState.RUNNING, TaskState.FINISHING)) {
             return; // cancelled meanwhile: the mailbox loop is stopping
@@ -457,9 +347,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     public void notifyCheckpointComplete(long checkpointId) {
         mailbox.put(new Mail("notify checkpoint " + checkpointId + " complete", () -> {
             checkpoints.notifyCheckpointComplete(checkpointId);
-            for (ChainedOperator co : operators) {
-                co.checkpointCompleted();
-            }
+            chain.checkpointCompleted();
             // RUNNING here: a stop-with-savepoint without drain, which ends the task without end-of-input
             if (finalCheckpointId > 0 && checkpointId >= finalCheckpointId && (state.current() == TaskState.FINISHING
                     || state.transition(TaskState.RUNNING, TaskState.FINISHING))) {
@@ -475,13 +363,8 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
 
     /** Closes operators and backends and releases network buffers; never throws. */
     private void closeAll() {
-        timerServices.forEach(io.weir.runtime.time.KeyedTimerService::close);
-        for (ChainedOperator co : operators) {
-            try {
-                co.operator.close();
-            } catch (Throwable t) {
-                LOG.warn("Closing operator {} of task {} failed", co.operatorId, taskId(), t);
-            }
+        if (chain != null) {
+            chain.closeOperators();
         }
         closeHead();
         for (RecordWriter w : deployment.writers()) {
@@ -490,8 +373,9 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
         if (deployment.inputGate() != null) {
             deployment.inputGate().releaseAll();
         }
-        keyedBackends.forEach(KeyedStateBackend::close);
-        operatorBackends.forEach(OperatorStateBackend::close);
+        if (chain != null) {
+            chain.closeBackends();
+        }
     }
 
     /** Closes the chain head when it is not a {@link StreamOperator}. */

@@ -25,8 +25,9 @@ public final class KeyedTimerService implements TimerService {
     private final KeyedTimerQueue eventTimers;
     private final KeyedTimerQueue processingTimers;
     private final ProcessingTimeScheduler clock;
+    /** Task thread only. */
     private long currentWatermark = Long.MIN_VALUE;
-    /** Timestamp of the pending wake-up, {@link Long#MAX_VALUE} if none. */
+    /** Timestamp of the pending wake-up, {@link Long#MAX_VALUE} if none. Task thread only. */
     private long wakeUpAt = Long.MAX_VALUE;
 
     /**

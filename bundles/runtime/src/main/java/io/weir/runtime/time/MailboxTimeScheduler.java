@@ -18,6 +18,7 @@ public final class MailboxTimeScheduler implements ProcessingTimeScheduler {
     private final TaskMailbox mailbox;
     private final String description;
     private final ThrowingRunnable onWakeUp;
+    /** Task thread only. */
     private ScheduledFuture<?> pending;
 
     /** An action that may throw; failing it fails the task. */

@@ -34,11 +34,17 @@ public final class SourceWatermarkGenerator {
     private final long outOfOrdernessMs;
     private final long idleTimeoutMs;
     private final long intervalMs;
+    /** Task thread only. */
     private long maxTimestamp = Long.MIN_VALUE;
+    /** Task thread only. */
     private long records;
+    /** Task thread only. */
     private long recordsAtLastPeriod;
+    /** Task thread only. */
     private long quietMs;
+    /** Task thread only. */
     private boolean idle;
+    /** Task thread only. */
     private long lastEmitted = Long.MIN_VALUE;
 
     /**

@@ -22,11 +22,16 @@ public final class StatusWatermarkValve {
         void emitIdle(boolean idle) throws Exception;
     }
 
+    /** Task thread only. */
     private final long[] watermarks;
+    /** Task thread only. */
     private final boolean[] idle;
+    /** Task thread only. */
     private final boolean[] aligned;
     private final Output output;
+    /** Task thread only. */
     private long lastWatermark = Long.MIN_VALUE;
+    /** Task thread only. */
     private boolean outputIdle;
 
     /** @param channels number of input channels, >= 1 */

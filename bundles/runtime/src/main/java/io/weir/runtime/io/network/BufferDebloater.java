@@ -28,15 +28,15 @@ public final class BufferDebloater {
     private final long targetMs;
     private final int maxBufferSize;
     private final long minSampleNanos;
-    /** Smoothed throughput, bytes/s; -1 before the first measured interval. */
+    /** Smoothed throughput, bytes/s; -1 before the first measured interval. Task thread only. */
     private double throughput = -1;
-    /** Bytes consumed at the start of the interval being measured. */
+    /** Bytes consumed at the start of the interval being measured. Task thread only. */
     private long lastBytes;
-    /** Start of the interval being measured ({@link System#nanoTime()}); meaningful once {@link #started}. */
+    /** Start of the interval being measured ({@link System#nanoTime()}); meaningful once {@link #started}. Task thread only. */
     private long lastNanos;
-    /** Whether the task has read input, so intervals can be measured. */
+    /** Whether the task has read input, so intervals can be measured. Task thread only. */
     private boolean started;
-    /** The size returned by the last update, bytes. */
+    /** The size returned by the last update, bytes. Task thread only. */
     private int size;
 
     /**

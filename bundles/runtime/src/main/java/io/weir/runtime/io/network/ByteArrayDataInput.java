@@ -10,8 +10,11 @@ import java.nio.charset.StandardCharsets;
  * Reading past the range throws {@link EOFException}.
  */
 public final class ByteArrayDataInput implements DataInput {
+    /** Task thread only. */
     private byte[] data;
+    /** Task thread only. */
     private int pos;
+    /** Task thread only. */
     private int limit;
 
     /** Points the input at {@code data[offset, offset+length)}. */

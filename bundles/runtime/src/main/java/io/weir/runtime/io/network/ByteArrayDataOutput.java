@@ -9,7 +9,9 @@ import java.util.Arrays;
  * into the network buffer of every channel it goes to. Task thread only; reused per record.
  */
 public final class ByteArrayDataOutput implements DataOutput {
+    /** Task thread only. */
     private byte[] buf = new byte[256];
+    /** Task thread only. */
     private int pos;
 
     /** Forgets the content. */

@@ -14,7 +14,9 @@ public final class NetworkBuffer {
     private final byte[] segment;
     private final BufferPool pool;
     private final boolean pooled;
+    /** Owner thread only (see the class comment: one owner at a time, handed over through the subpartition queue). */
     private int size;
+    /** Owner thread only, like size. */
     private Runnable onRecycle;
 
     NetworkBuffer(byte[] segment, BufferPool pool, boolean pooled) {

@@ -12,9 +12,13 @@ import java.io.IOException;
  */
 public final class RecordDeserializer {
     private final ByteArrayDataInput in = new ByteArrayDataInput();
+    /** Task thread only. */
     private NetworkBuffer buffer;
+    /** Task thread only. */
     private int channel = -1;
+    /** Task thread only. */
     private int pos;
+    /** Task thread only. */
     private int lastRecordBytes;
 
     /** Starts reading {@code buffer}, which came through {@code channel}. */

@@ -16,17 +16,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Gets a service the commands need (the Engine, the PluginRegistry), waiting for it while the
+ * Gets a service the commands need (the Engine, the PluginRegistry) from the OSGi framework, waiting for it while the
  * runtime starts, and holds it while the command runs; if it does not come, explains why from Declarative Services' own view (which
- * components are unsatisfied and which references they lack) and which bundles are not active.
+ * components are unsatisfied and which references they lack) and which bundles are not active. (The services the engine
+ * itself is assembled from are {@code io.weir.runtime.engine.EngineServices}.)
  *
  * <p>Thread-safe: every call opens its own tracker.
  */
-final class EngineServices {
+final class FrameworkServices {
     private final BundleContext context;
     private final ServiceComponentRuntime scr;
 
-    EngineServices(BundleContext context, ServiceComponentRuntime scr) {
+    FrameworkServices(BundleContext context, ServiceComponentRuntime scr) {
         this.context = context;
         this.scr = scr;
     }
