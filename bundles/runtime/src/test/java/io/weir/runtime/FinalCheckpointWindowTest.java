@@ -96,11 +96,28 @@ class FinalCheckpointWindowTest {
     @Test
     void runWhoseCheckpointsAreGoneIsRefusedInsteadOfRepeatingCommittedOutput() throws Exception {
         Path out = tmp.resolve("out");
-        JobRun first = JobRun.run(base, FlightData.job(tmp.resolve("checkpoints"), 1, LIMIT, 1, out), tmp, Map.of(
-                "taskmanager.memory.segment-size", "2048", "execution.checkpointing.interval", "5 ms",
-                "restart-strategy.fixed-delay.attempts", "0",
-                "debug.inject-failure.operator", "per-origin", "debug.inject-failure.after-records", "300",
-                "debug.inject-failure.after-checkpoints", "1"));
+        // the run dies at the first checkpoint started after the sinks committed some output (an injected failure
+        // after N checkpoints could fire before any row reached a sink: checkpoint 1 may complete empty under load)
+        InterceptedCoordinators.Hooks hooks = new InterceptedCoordinators.Hooks() {
+            @Override
+            public void onInitCheckpoint(long checkpointId, Consumer<String> failJob) {
+                try {
+                    if (Files.isDirectory(out) && !FlightData.committedRows(out).isEmpty()) {
+                        failJob.accept("injected at checkpoint " + checkpointId + ", after the sinks committed output");
+                    }
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        JobRun first;
+        { // not closed: it shares the base engine's threads, which @AfterEach stops
+            LocalEngine engine = InterceptedCoordinators.engine(base, hooks);
+            // paced (1 ms per record at each of 2 subtasks): the 3,000 rows take >= 1.5 s, against checkpoints every 5 ms
+            first = JobRun.run(engine, FlightData.job(tmp.resolve("checkpoints"), 1, LIMIT, 1, out), tmp, Map.of(
+                    "taskmanager.memory.segment-size", "2048", "execution.checkpointing.interval", "5 ms",
+                    "restart-strategy.fixed-delay.attempts", "0"));
+        }
         assertThat(first.result.status()).as("the run died after committing some output").isEqualTo(JobStatus.FAILED);
         assertThat(FlightData.committedRows(out)).isNotEmpty();
         List<String> before = FlightData.committedRows(out).stream().map(Object::toString).sorted().toList();
