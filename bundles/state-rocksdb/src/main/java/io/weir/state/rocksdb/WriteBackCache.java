@@ -16,9 +16,10 @@ import java.util.Map;
  * key row → deserialized value, least recently used first out. A hit serves the value from the heap without
  * serializing the key or calling RocksDB; an update only marks the entry dirty. A dirty entry is written to
  * RocksDB when it is evicted and
- * — the values of all dirty entries at once are taken by {@link #detachDirty} in the synchronous part of every
+ * — the values of all dirty entries at once are taken by {@link #detachDirty} in the synchronous part of a
  * snapshot and written in one {@link WriteBatch} before the RocksDB snapshot or native checkpoint is taken, so a
- * snapshot holds exactly the values as of the barrier. Misses are cached too (value
+ * snapshot holds exactly the values as of the barrier; a delta snapshot copies them instead ({@link #copyDirty}) and
+ * they stay dirty, since RocksDB still lacks them. Misses are cached too (value
  * null, clean), so an absent key costs one RocksDB read until it is evicted.
  *
  * <p>Values are kept by reference, as on the heap backend: the {@code ValueState} contract says a value must
