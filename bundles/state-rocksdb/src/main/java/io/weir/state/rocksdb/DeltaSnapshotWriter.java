@@ -4,13 +4,10 @@ import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle;
 import io.weir.core.state.AsyncSnapshot;
 import io.weir.core.state.KeyGroupRange;
-import io.weir.core.storage.CheckpointStateOutputStream;
 import io.weir.core.storage.CheckpointStreamFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +24,6 @@ import java.util.function.Consumer;
  */
 final class DeltaSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaSnapshotWriter.class);
-    private static final int BUFFER_BYTES = 64 << 10;
 
     private final long checkpointId;
     private final KeyGroupRange range;
@@ -72,19 +68,11 @@ final class DeltaSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
                 w.encodeDelta(delta);
             }
             long serialized = System.nanoTime();
-            CheckpointStateOutputStream out = streams.createOutputStream();
-            StreamStateHandle delegate;
-            try {
-                DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out, BUFFER_BYTES));
+            StreamStateHandle delegate = IncrementalFormat.writeStream(streams, data -> {
                 IncrementalFormat.writeHead(data, checkpointId, base.columns(), base.privateFiles());
                 data.writeInt(values.size());
-                data.flush();
-                out.write(delta.buffer(), 0, delta.size());
-                delegate = out.closeAndGetHandle();
-            } catch (IOException | RuntimeException e) {
-                out.close();
-                throw e;
-            }
+                data.write(delta.buffer(), 0, delta.size());
+            });
             onWritten.accept(base);
             LOG.debug("Delta snapshot of checkpoint {} ({}): {} cached values of {} state(s) over the native checkpoint of {} "
                     + "({} SST files reused); asynchronous part {} us: serialization {} us, private stream ({} bytes) {} us",

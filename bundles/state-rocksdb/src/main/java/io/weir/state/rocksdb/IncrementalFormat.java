@@ -1,6 +1,11 @@
 package io.weir.state.rocksdb;
 
 import io.weir.api.serialization.Serializers;
+import io.weir.core.checkpoint.StreamStateHandle;
+import io.weir.core.storage.CheckpointStateOutputStream;
+import io.weir.core.storage.CheckpointStreamFactory;
+
+import java.io.BufferedOutputStream;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -92,6 +97,30 @@ record IncrementalFormat(long checkpointId, Map<String, StateKind> columns, Map<
                     out.write(v);
                 }
             }
+        }
+    }
+
+    /** What a private stream holds, written by {@link #writeStream}. */
+    interface StreamBody {
+        void writeTo(DataOutputStream out) throws IOException;
+    }
+
+    /**
+     * Writes a private stream of checkpoint storage (buffered; the storage stream is closed on failure).
+     *
+     * @return its handle
+     * @throws IOException if the storage or {@code body} fails
+     */
+    static StreamStateHandle writeStream(CheckpointStreamFactory streams, StreamBody body) throws IOException {
+        CheckpointStateOutputStream out = streams.createOutputStream();
+        try {
+            DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out, 64 << 10));
+            body.writeTo(data);
+            data.flush();
+            return out.closeAndGetHandle();
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw e;
         }
     }
 

@@ -10,7 +10,6 @@ import io.weir.core.storage.CheckpointStreamFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -104,17 +103,8 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
                 throw new IOException("the RocksDB checkpoint in " + checkpointDirectory + " has no SST file");
             }
             long uploadedAt = System.nanoTime();
-            CheckpointStateOutputStream out = streams.createOutputStream();
-            StreamStateHandle delegate;
-            try {
-                DataOutputStream data = new DataOutputStream(out);
-                new IncrementalFormat(checkpointId, columns, privateFiles, List.of()).write(data);
-                data.flush();
-                delegate = out.closeAndGetHandle();
-            } catch (IOException | RuntimeException e) {
-                out.close();
-                throw e;
-            }
+            StreamStateHandle delegate = IncrementalFormat.writeStream(streams,
+                    data -> new IncrementalFormat(checkpointId, columns, privateFiles, List.of()).write(data));
             onWritten.accept(new NativeCheckpointFiles(checkpointId, byName, privateFiles, columns));
             long done = System.nanoTime();
             LOG.debug("Incremental snapshot of checkpoint {} ({}): {} SST files, {} uploaded now ({} bytes), {} reused; "

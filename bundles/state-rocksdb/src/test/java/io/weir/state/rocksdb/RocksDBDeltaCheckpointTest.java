@@ -158,13 +158,21 @@ class RocksDBDeltaCheckpointTest {
         assertState(rocks(ALL, 100_000, handles), ALL, values, sums);
     }
 
-    @Test
-    void deltaCheckpointsInARowEachCarryEveryValueSinceTheirBase() throws Exception {
+    /** @return a backend after native checkpoint 1 and delta checkpoint 2 (both completed), every value changed in each */
+    private KeyedStateBackend afterNativeAndDelta() throws Exception {
         KeyedStateBackend b = rocks(ALL, 100_000, List.of());
         changeAll(b, "one");
         checkpoint(b, 1, MemoryStreamFactory.withSharedState());
         changeAll(b, "two");
-        checkpoint(b, 2, MemoryStreamFactory.withSharedState());
+        MemoryStreamFactory second = MemoryStreamFactory.withSharedState();
+        checkpoint(b, 2, second);
+        assertThat(second.sharedCreated.get()).as("checkpoint 2 is a delta").isZero();
+        return b;
+    }
+
+    @Test
+    void deltaCheckpointsInARowEachCarryEveryValueSinceTheirBase() throws Exception {
+        KeyedStateBackend b = afterNativeAndDelta();
         for (long id = 0; id < KEYS; id += 2) {
             change(b, id, "three-" + id); // half of the dirty values: still a delta
         }
@@ -229,13 +237,7 @@ class RocksDBDeltaCheckpointTest {
 
     @Test
     void valuesThatStoppedChangingAreWrittenBackByANativeCheckpoint() throws Exception {
-        KeyedStateBackend b = rocks(ALL, 100_000, List.of());
-        changeAll(b, "one");
-        checkpoint(b, 1, MemoryStreamFactory.withSharedState());
-        changeAll(b, "two");
-        MemoryStreamFactory second = MemoryStreamFactory.withSharedState();
-        checkpoint(b, 2, second);
-        assertThat(second.sharedCreated.get()).as("checkpoint 2 is a delta").isZero();
+        KeyedStateBackend b = afterNativeAndDelta();
         for (long id = 0; id < 10; id++) {
             change(b, id, "three-" + id); // 10 changed of 200 dirty: carrying 190 unchanged values again does not pay
         }
