@@ -366,7 +366,9 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * not a savepoint) and every restored full-snapshot state was registered; else a full snapshot. Either
      * way the returned writer produces exactly the values as of this call, however the task thread changes
      * state meanwhile: the state caches' dirty values are taken now; for a full snapshot they are written
-     * back at once, for an incremental one later, with the native checkpoint ({@link PendingNativeCheckpoint}).
+     * back at once, for an incremental one later, with the native checkpoint ({@link PendingNativeCheckpoint}), or
+     * for a delta snapshot (see {@code deltaPays}) copied and carried over the last completed native checkpoint
+     * ({@link DeltaSnapshotWriter}).
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed
@@ -432,7 +434,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * materializes for the same reason).
      */
     private boolean deltaPays() {
-        if (base == null || base.checkpointId() != cutId || ctx.writtenSinceCut || ctx.pendingCheckpoint != null) {
+        if (!resources.deltaCheckpoints || base == null || base.checkpointId() != cutId || ctx.writtenSinceCut || ctx.pendingCheckpoint != null) {
             return false;
         }
         long dirty = 0;

@@ -255,6 +255,20 @@ class RocksDBDeltaCheckpointTest {
     }
 
     @Test
+    void turnedOffEveryIncrementalCheckpointIsNative() throws Exception {
+        KeyedStateBackend b = TestBackends.create(new RocksDBStateBackend(), local, ALL, List.of(), Configuration.empty()
+                .with("state.backend.incremental", true).with("state.backend.rocksdb.delta-checkpoints", false));
+        open.add(b);
+        changeAll(b, "one");
+        checkpoint(b, 1, MemoryStreamFactory.withSharedState());
+        changeAll(b, "two");
+        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
+        KeyGroupsStateHandle two = checkpoint(b, 2, streams);
+        assertThat(streams.sharedCreated.get()).isPositive();
+        assertState(rocks(ALL, 100_000, List.of(two)), ALL, values, sums);
+    }
+
+    @Test
     void aBaseNotKnownToBeCompleteIsNotUsed() throws Exception {
         KeyedStateBackend b = rocks(ALL, 100_000, List.of());
         changeAll(b, "one");
