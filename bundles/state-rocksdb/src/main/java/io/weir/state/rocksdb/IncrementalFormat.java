@@ -154,7 +154,7 @@ record IncrementalFormat(long checkpointId, Map<String, StateKind> columns, Map<
         }
         int version = in.readInt();
         if (version != 1 && version != VERSION) {
-            throw new IOException("unsupported incremental RocksDB snapshot version " + version + " (this Weir reads "
+            throw new IOException("unsupported incremental RocksDB snapshot version " + version + " (this Weir reads 1 to "
                     + VERSION + ")");
         }
         long checkpointId = in.readLong();
