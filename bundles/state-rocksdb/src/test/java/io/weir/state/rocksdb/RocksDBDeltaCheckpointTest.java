@@ -99,6 +99,22 @@ class RocksDBDeltaCheckpointTest {
         return handle;
     }
 
+    /** Takes and confirms checkpoint {@code id}, asserting that it uploaded SST files (a native checkpoint). */
+    private static KeyGroupsStateHandle nativeCheckpoint(KeyedStateBackend b, long id) throws Exception {
+        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
+        KeyGroupsStateHandle handle = checkpoint(b, id, streams);
+        assertThat(streams.sharedCreated.get()).as("SST files uploaded by checkpoint %d", id).isPositive();
+        return handle;
+    }
+
+    /** Takes and confirms checkpoint {@code id}, asserting that it uploaded no SST file (a delta checkpoint). */
+    private static KeyGroupsStateHandle deltaCheckpoint(KeyedStateBackend b, long id) throws Exception {
+        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
+        KeyGroupsStateHandle handle = checkpoint(b, id, streams);
+        assertThat(streams.sharedCreated.get()).as("SST files uploaded by checkpoint %d", id).isZero();
+        return handle;
+    }
+
     private static List<String> sstNames(KeyGroupsStateHandle h) {
         return h.sharedFiles().stream().map(SharedFileHandle::name).toList();
     }
@@ -150,9 +166,7 @@ class RocksDBDeltaCheckpointTest {
                     change(subtask, id, id % 7 == 0 ? null : "two-" + id);
                 }
             }
-            MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-            handles.add(checkpoint(subtask, 2, streams));
-            assertThat(streams.sharedCreated.get()).as("checkpoint 2 of %s is a delta", range).isZero();
+            handles.add(deltaCheckpoint(subtask, 2));
         }
         // one handle is opened in place, the other's rows and delta are copied in
         assertState(rocks(ALL, 100_000, handles), ALL, values, sums);
@@ -164,9 +178,7 @@ class RocksDBDeltaCheckpointTest {
         changeAll(b, "one");
         checkpoint(b, 1, MemoryStreamFactory.withSharedState());
         changeAll(b, "two");
-        MemoryStreamFactory second = MemoryStreamFactory.withSharedState();
-        checkpoint(b, 2, second);
-        assertThat(second.sharedCreated.get()).as("checkpoint 2 is a delta").isZero();
+        deltaCheckpoint(b, 2);
         return b;
     }
 
@@ -176,16 +188,12 @@ class RocksDBDeltaCheckpointTest {
         for (long id = 0; id < KEYS; id += 2) {
             change(b, id, "three-" + id); // half of the dirty values: still a delta
         }
-        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle three = checkpoint(b, 3, streams);
-        assertThat(streams.sharedCreated.get()).isZero();
+        KeyGroupsStateHandle three = deltaCheckpoint(b, 3);
         // restoring 3 alone must give checkpoint 2's values of the keys not changed since (not 1's)
         KeyedStateBackend restored = rocks(ALL, 100_000, List.of(three));
         assertState(restored, ALL, values, sums);
         // and the restored backend's first checkpoint is a native one of everything
-        MemoryStreamFactory after = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle four = checkpoint(restored, 4, after);
-        assertThat(after.sharedCreated.get()).isPositive();
+        KeyGroupsStateHandle four = nativeCheckpoint(restored, 4);
         assertState(rocks(ALL, 100_000, List.of(four)), ALL, values, sums);
     }
 
@@ -197,9 +205,7 @@ class RocksDBDeltaCheckpointTest {
         changeAll(b, "two");
         b.setCurrentKey(key(3), keyGroup(3));
         b.getState(LIST).add(33L); // list state lives in RocksDB only: the DB is no longer checkpoint 1's
-        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle two = checkpoint(b, 2, streams);
-        assertThat(streams.sharedCreated.get()).as("SST files uploaded").isPositive();
+        KeyGroupsStateHandle two = nativeCheckpoint(b, 2);
         assertThat(sstNames(two)).isNotEqualTo(sstNames(one));
         KeyedStateBackend restored = rocks(ALL, 100_000, List.of(two));
         assertState(restored, ALL, values, sums);
@@ -226,9 +232,7 @@ class RocksDBDeltaCheckpointTest {
         assertThat(deltaStreams.sharedCreated.get()).isZero();
         assertState(rocks(ALL, 100_000, List.of(two)), ALL, valuesAtTwo, sumsAtTwo);
 
-        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle three = checkpoint(b, 3, streams);
-        assertThat(streams.sharedCreated.get()).as("native after the evictions wrote RocksDB").isPositive();
+        KeyGroupsStateHandle three = nativeCheckpoint(b, 3); // the evictions wrote RocksDB
         KeyedStateBackend restored = rocks(ALL, 100_000, List.of(three));
         assertState(restored, ALL, values, sums);
         restored.setCurrentKey(key(KEYS + 5), keyGroup(KEYS + 5));
@@ -241,15 +245,11 @@ class RocksDBDeltaCheckpointTest {
         for (long id = 0; id < 10; id++) {
             change(b, id, "three-" + id); // 10 changed of 200 dirty: carrying 190 unchanged values again does not pay
         }
-        MemoryStreamFactory third = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle three = checkpoint(b, 3, third);
-        assertThat(third.sharedCreated.get()).as("checkpoint 3 is native").isPositive();
+        KeyGroupsStateHandle three = nativeCheckpoint(b, 3);
         assertState(rocks(ALL, 100_000, List.of(three)), ALL, values, sums);
 
         changeAll(b, "four"); // after the native checkpoint 3 completed: a delta over it
-        MemoryStreamFactory fourth = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle four = checkpoint(b, 4, fourth);
-        assertThat(fourth.sharedCreated.get()).isZero();
+        KeyGroupsStateHandle four = deltaCheckpoint(b, 4);
         assertThat(sstNames(four)).isEqualTo(sstNames(three));
         assertState(rocks(ALL, 100_000, List.of(four)), ALL, values, sums);
     }
@@ -262,10 +262,7 @@ class RocksDBDeltaCheckpointTest {
         changeAll(b, "one");
         checkpoint(b, 1, MemoryStreamFactory.withSharedState());
         changeAll(b, "two");
-        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle two = checkpoint(b, 2, streams);
-        assertThat(streams.sharedCreated.get()).isPositive();
-        assertState(rocks(ALL, 100_000, List.of(two)), ALL, values, sums);
+        assertState(rocks(ALL, 100_000, List.of(nativeCheckpoint(b, 2))), ALL, values, sums);
     }
 
     @Test
@@ -274,9 +271,7 @@ class RocksDBDeltaCheckpointTest {
         changeAll(b, "one");
         b.snapshot(1, MemoryStreamFactory.withSharedState()).write(); // written, but its completion never notified
         changeAll(b, "two");
-        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
-        KeyGroupsStateHandle two = checkpoint(b, 2, streams);
-        assertThat(streams.sharedCreated.get()).as("checkpoint 1 may still be aborted: native, all files").isPositive();
+        KeyGroupsStateHandle two = nativeCheckpoint(b, 2); // checkpoint 1 may still be aborted: all files again
         assertThat(two.sharedFiles()).allMatch(f -> f.uploadedBy() == 2);
         assertState(rocks(ALL, 100_000, List.of(two)), ALL, values, sums);
     }
