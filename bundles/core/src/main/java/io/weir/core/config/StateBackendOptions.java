@@ -106,14 +106,24 @@ public final class StateBackendOptions {
     public static final ConfigOption<Integer> ROCKSDB_STATE_CACHE_SIZE = ConfigOption.intOption(
             "state.backend.rocksdb.state-cache.size", 65536,
             "Keys of each value or reducing state per subtask kept deserialized on the heap in front of RocksDB; dirty"
-                    + " ones are written back on eviction and before every snapshot. 0 turns the cache off.")
+                    + " ones are written back on eviction and by every snapshot but a delta checkpoint. 0 turns the cache off.")
             .atLeast(0, "");
+
+    /**
+     * Whether incremental RocksDB checkpoints may be delta checkpoints: the state caches' dirty values over the files
+     * of the last completed native checkpoint, while RocksDB was not written since (docs/state-rocksdb.md).
+     */
+    public static final ConfigOption<Boolean> ROCKSDB_DELTA_CHECKPOINTS = ConfigOption.booleanOption(
+            "state.backend.rocksdb.delta-checkpoints", true,
+            "Incremental checkpoints carry the state cache's dirty values over the last completed native RocksDB checkpoint"
+                    + " while RocksDB was not written since (no flush, no new SST files); false: every incremental checkpoint"
+                    + " flushes and uploads new SST files.");
 
     /** @return every option of this class, for docs and validation */
     public static List<ConfigOption<?>> all() {
         return List.of(ROCKSDB_LOCAL_DIR, INCREMENTAL, ROCKSDB_PREDEFINED_OPTIONS, ROCKSDB_BLOCK_CACHE_SIZE, ROCKSDB_BLOCK_SIZE,
                 ROCKSDB_WRITE_BUFFER_SIZE, ROCKSDB_WRITE_BUFFER_COUNT, ROCKSDB_COMPACTION_STYLE, ROCKSDB_THREADS,
-                ROCKSDB_TIMER_CACHE_SIZE, ROCKSDB_STATE_CACHE_SIZE);
+                ROCKSDB_TIMER_CACHE_SIZE, ROCKSDB_STATE_CACHE_SIZE, ROCKSDB_DELTA_CHECKPOINTS);
     }
 
     private static final Pattern MEMORY = Pattern.compile("\\s*(\\d+)\\s*(b|bytes|k|kb|kib|m|mb|mib|g|gb|gib)?\\s*");

@@ -100,6 +100,26 @@ abstract class AbstractRocksState {
         return null;
     }
 
+    /**
+     * Copies what this state holds on the heap only (a write-back cache's dirty values), leaving it there: what a
+     * delta snapshot carries ({@link WriteBackCache#copyDirty}). The default holds nothing.
+     *
+     * @return the values, or null if none
+     */
+    WriteBackCache.PendingWrites<?> copyCache() {
+        return null;
+    }
+
+    /** @return how many values this state holds on the heap only (an upper bound); the default holds none */
+    int cacheDirtyCount() {
+        return 0;
+    }
+
+    /** @return how many of its cached keys changed since the last snapshot; the default caches none */
+    int cacheChangedSinceSnapshot() {
+        return 0;
+    }
+
     IllegalStateException failure(String what, RocksDBException e) {
         return new IllegalStateException("cannot " + what + " state '" + name + "' of " + context + " in RocksDB: "
                 + e.getMessage(), e);

@@ -46,6 +46,7 @@ final class IncrementalRestorer {
         ColumnFamilyHandle column(String stateName, StateKind kind);
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IncrementalRestorer.class);
     private static final int BATCH_BYTES = 4 << 20;
     private static final int DOWNLOAD_THREADS = 4;
 
@@ -146,6 +147,7 @@ final class IncrementalRestorer {
             try {
                 IncrementalFormat format = download(handle, dir);
                 copyRange(dir, format, first, last, target, writeOptions, columns);
+                applyDelta(format, first, last, target, writeOptions, columns);
             } catch (IOException | RuntimeException e) {
                 throw new IOException("cannot restore incremental RocksDB state of " + context + " from "
                         + describe(handle.delegate()) + ": " + e.getMessage(), e);
@@ -153,6 +155,47 @@ final class IncrementalRestorer {
                 RocksDBKeyedStateBackend.deleteRecursively(dir, context);
             }
         }
+    }
+
+    /**
+     * Writes the rows of a delta snapshot ({@link IncrementalFormat#delta}) in key groups {@code first..last} over the
+     * DB restored from its native checkpoint: puts, and deletes for keys the delta cleared.
+     *
+     * @throws IOException naming the subtask if RocksDB refuses the rows
+     */
+    void applyDelta(IncrementalFormat format, int first, int last, RocksDB target, WriteOptions writeOptions, Columns columns)
+            throws IOException {
+        if (format.delta().isEmpty()) {
+            return;
+        }
+        int rows = 0;
+        try (WriteBatch batch = new WriteBatch()) {
+            for (IncrementalFormat.Delta d : format.delta()) {
+                ColumnFamilyHandle into = columns.column(d.state(), format.columns().get(d.state()));
+                for (int i = 0; i < d.keys().length; i++) {
+                    int keyGroup = d.keyGroup(i);
+                    if (keyGroup < first || keyGroup > last) {
+                        continue;
+                    }
+                    if (d.values()[i] == null) {
+                        batch.delete(into, d.keys()[i]);
+                    } else {
+                        batch.put(into, d.keys()[i], d.values()[i]);
+                    }
+                    rows++;
+                    if (batch.getDataSize() > BATCH_BYTES) {
+                        target.write(writeOptions, batch);
+                        batch.clear();
+                    }
+                }
+            }
+            target.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw new IOException("cannot write the delta of checkpoint " + format.checkpointId() + " into the RocksDB of "
+                    + context + ": " + e.getMessage(), e);
+        }
+        LOG.debug("Restored {} delta rows of checkpoint {} into {} (key groups {}..{})", rows, format.checkpointId(), context,
+                first, last);
     }
 
     private void download(List<SharedFileHandle> files, Path dir) throws IOException {

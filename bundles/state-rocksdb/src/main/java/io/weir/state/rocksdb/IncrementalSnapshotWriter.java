@@ -10,7 +10,6 @@ import io.weir.core.storage.CheckpointStreamFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -41,7 +40,7 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
     private final Map<String, StateKind> columns;
     private final Map<String, SharedFileHandle> reusable;
     private final CheckpointStreamFactory streams;
-    private final Consumer<Map<String, SharedFileHandle>> onWritten;
+    private final Consumer<NativeCheckpointFiles> onWritten;
     private final RocksDBKeyedStateBackend.SnapshotLease lease;
     private final String context;
 
@@ -50,12 +49,12 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
      *        directory is deleted when done
      * @param columns state name → kind of every column family in it
      * @param reusable SST name → handle: the shared files of the last completed checkpoint of this backend
-     * @param onWritten receives SST name → handle of every shared file this snapshot references
+     * @param onWritten receives the files this snapshot references (its shared files reused once it completed)
      * @param lease released when done, so a closed backend deletes its working directory only then
      */
     IncrementalSnapshotWriter(long checkpointId, KeyGroupRange range, PendingNativeCheckpoint nativeCheckpoint, Map<String, StateKind> columns,
             Map<String, SharedFileHandle> reusable, CheckpointStreamFactory streams,
-            Consumer<Map<String, SharedFileHandle>> onWritten, RocksDBKeyedStateBackend.SnapshotLease lease, String context) {
+            Consumer<NativeCheckpointFiles> onWritten, RocksDBKeyedStateBackend.SnapshotLease lease, String context) {
         this.checkpointId = checkpointId;
         this.range = range;
         this.nativeCheckpoint = nativeCheckpoint;
@@ -74,8 +73,10 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
      */
     @Override
     public KeyGroupsStateHandle write() throws IOException {
+        long start = System.nanoTime();
         try {
             nativeCheckpoint.create("async");
+            long created = System.nanoTime();
             Map<String, Path> files = new TreeMap<>();
             try (Stream<Path> list = Files.list(checkpointDirectory)) {
                 list.forEach(p -> files.put(p.getFileName().toString(), p));
@@ -101,21 +102,17 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
             if (shared.isEmpty()) {
                 throw new IOException("the RocksDB checkpoint in " + checkpointDirectory + " has no SST file");
             }
-            CheckpointStateOutputStream out = streams.createOutputStream();
-            StreamStateHandle delegate;
-            try {
-                DataOutputStream data = new DataOutputStream(out);
-                new IncrementalFormat(checkpointId, columns, privateFiles).write(data);
-                data.flush();
-                delegate = out.closeAndGetHandle();
-            } catch (IOException | RuntimeException e) {
-                out.close();
-                throw e;
-            }
-            onWritten.accept(byName);
-            LOG.debug("Incremental snapshot of checkpoint {} ({}): {} SST files, {} uploaded now ({} bytes), {} reused",
-                    checkpointId, context, shared.size(), shared.stream().filter(s -> s.uploadedBy() == checkpointId).count(),
-                    uploaded, shared.stream().filter(s -> s.uploadedBy() != checkpointId).count());
+            long uploadedAt = System.nanoTime();
+            StreamStateHandle delegate = IncrementalFormat.writeStream(streams,
+                    data -> new IncrementalFormat(checkpointId, columns, privateFiles, List.of()).write(data));
+            onWritten.accept(new NativeCheckpointFiles(checkpointId, byName, privateFiles, columns));
+            long done = System.nanoTime();
+            LOG.debug("Incremental snapshot of checkpoint {} ({}): {} SST files, {} uploaded now ({} bytes), {} reused; "
+                    + "asynchronous part {} us: write-back and native checkpoint {} us, SST uploads {} us, private stream "
+                    + "({} bytes) {} us", checkpointId, context, shared.size(),
+                    shared.stream().filter(s -> s.uploadedBy() == checkpointId).count(), uploaded,
+                    shared.stream().filter(s -> s.uploadedBy() != checkpointId).count(), (done - start) / 1000,
+                    (created - start) / 1000, (uploadedAt - created) / 1000, delegate.size(), (done - uploadedAt) / 1000);
             return new KeyGroupsStateHandle(range, new long[range.size()], delegate, shared);
         } catch (IOException | RuntimeException e) {
             throw new IOException("writing incremental RocksDB state of checkpoint " + checkpointId + " (" + context

@@ -27,6 +27,13 @@ final class KeyContext {
      * asynchronous part did not yet) before it writes to the DB again ({@link #beforeWrite}). Task thread only.
      */
     PendingNativeCheckpoint pendingCheckpoint;
+    /**
+     * Whether the task thread may have written to the DB since the cut of the last incremental snapshot with a native
+     * checkpoint (its synchronous part): while false, the DB plus the caches' dirty values is that checkpoint plus
+     * those values, which a delta snapshot relies on. Set by {@link #beforeWrite}; cleared by the backend at a cut.
+     * Task thread only.
+     */
+    boolean writtenSinceCut = true;
     private final TypeSerializer<Row> keySerializer;
     private final String context;
 
@@ -47,6 +54,15 @@ final class KeyContext {
      * cannot reach it. A failure is left to the asynchronous part, which rethrows it.
      */
     void beforeWrite() {
+        createPendingCheckpoint();
+        writtenSinceCut = true;
+    }
+
+    /**
+     * Creates the pending native checkpoint, if any (after writing the cache values it took); a failure is left to
+     * the asynchronous part. Unlike {@link #beforeWrite} this does not count as a write to the DB.
+     */
+    void createPendingCheckpoint() {
         PendingNativeCheckpoint pending = pendingCheckpoint;
         if (pending != null) {
             pendingCheckpoint = null;

@@ -59,6 +59,11 @@ import java.util.stream.Stream;
  * the task thread before it next writes to the DB, whichever comes first ({@link PendingNativeCheckpoint}); the
  * asynchronous part ({@link IncrementalSnapshotWriter}) then uploads only the SST files the last <em>completed</em> checkpoint of
  * this backend did not reference and references the others (learned from {@link #notifyCheckpointComplete}).
+ * <br><b>Delta</b> (an incremental checkpoint when the DB was not written since the native checkpoint of a completed
+ * incremental snapshot, and at least half of the caches' dirty values changed since the last snapshot): the synchronous
+ * part copies the caches' dirty values (references, leaving them dirty); the asynchronous part
+ * ({@link DeltaSnapshotWriter}) writes them with that checkpoint's private files and refers to its SST files: no
+ * write-back, flush or upload of SST files.
  * Restored by {@link IncrementalRestorer}. After a restore the first checkpoint uploads every file again.
  *
  * <h2>Working directory</h2>
@@ -99,8 +104,14 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private long confirmedId = -1;
     // Task thread only. Ids of snapshots taken, not aborted, and newer than confirmedId.
     private final java.util.NavigableSet<Long> taken = new java.util.TreeSet<>();
-    // Written by the async part, read and cleared on the task thread: checkpoint id -> its shared files.
-    private final ConcurrentMap<Long, Map<String, SharedFileHandle>> pendingShared = new ConcurrentHashMap<>();
+    // Written by the async part, read and cleared on the task thread: checkpoint id -> the files it refers to.
+    private final ConcurrentMap<Long, NativeCheckpointFiles> pendingShared = new ConcurrentHashMap<>();
+    // Task thread only. The incremental snapshot whose native checkpoint the DB equals (plus the caches' dirty
+    // values) as long as ctx.writtenSinceCut is false: the last one with a native checkpoint (-1: none).
+    private long cutId = -1;
+    // Task thread only. The files of snapshot cutId once it completed (and nothing was taken in between): the base
+    // of delta snapshots; null if none.
+    private NativeCheckpointFiles base;
     // Task thread only. Restored states not yet registered; entries are removed on registration.
     private final Map<String, RestoredState> restored;
     private final Object lifecycle = new Object();
@@ -155,13 +166,15 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions));
         Map<String, StateKind> inPlaceColumns = Map.of();
+        IncrementalFormat inPlaceFormat = null;
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         long restoreStart = System.nanoTime();
         long downloaded;
         long opened;
         try {
             if (inPlace != null) {
-                inPlaceColumns = restorer.download(inPlace, dbDirectory).columns();
+                inPlaceFormat = restorer.download(inPlace, dbDirectory);
+                inPlaceColumns = inPlaceFormat.columns();
                 inPlaceColumns.keySet().forEach(n -> descriptors.add(new ColumnFamilyDescriptor(columnName(n), columnOptions)));
             }
             downloaded = System.nanoTime();
@@ -181,6 +194,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         if (inPlace != null) {
             try {
                 restorer.clip(db, writeOptions, handles.subList(1, handles.size()));
+                restorer.applyDelta(inPlaceFormat, range.start(), range.end(), db, writeOptions, this::column);
                 List<KeyGroupsStateHandle> others = incrementalHandles.stream().filter(h -> h != inPlace).toList();
                 restorer.restore(others, db, writeOptions, this::column);
                 long done = System.nanoTime();
@@ -352,7 +366,9 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      * not a savepoint) and every restored full-snapshot state was registered; else a full snapshot. Either
      * way the returned writer produces exactly the values as of this call, however the task thread changes
      * state meanwhile: the state caches' dirty values are taken now; for a full snapshot they are written
-     * back at once, for an incremental one later, with the native checkpoint ({@link PendingNativeCheckpoint}).
+     * back at once, for an incremental one later, with the native checkpoint ({@link PendingNativeCheckpoint}), or
+     * for a delta snapshot (see {@code deltaPays}) copied and carried over the last completed native checkpoint
+     * ({@link DeltaSnapshotWriter}).
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed
@@ -363,8 +379,11 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) throws IOException {
         checkOpen();
         taken.add(checkpointId);
-        ctx.beforeWrite(); // the previous snapshot's native checkpoint, if still pending
+        ctx.createPendingCheckpoint(); // the previous snapshot's native checkpoint, if still pending
         boolean deferred = incremental && streams.supportsSharedState() && restored.isEmpty();
+        if (deferred && deltaPays()) {
+            return deltaSnapshot(checkpointId, streams);
+        }
         List<WriteBackCache.PendingWrites<?>> writes = new ArrayList<>();
         for (AbstractRocksState s : states.values()) {
             WriteBackCache.PendingWrites<?> w = s.detachCache();
@@ -375,6 +394,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         if (!deferred && !writes.isEmpty()) {
             // a full snapshot reads a RocksDB snapshot taken now: the values must be in the DB first
             new PendingNativeCheckpoint(db, writeOptions, writes, directory, checkpointId, context).writeBack("task");
+            ctx.writtenSinceCut = true;
             writes.clear();
         }
         boolean empty = writes.isEmpty() && restored.values().stream().allMatch(RestoredState::isEmpty);
@@ -405,6 +425,39 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
         return new CanonicalSnapshotWriter(checkpointId, range, keySerializer, pictures, lease, streams, context);
     }
 
+    /**
+     * Whether the next incremental snapshot can be a delta snapshot ({@link DeltaSnapshotWriter}) and is worth it:
+     * the DB has not been written since the native checkpoint of a completed snapshot (so that checkpoint plus the
+     * caches' dirty values is the state now), and at least half of the dirty values changed since the last
+     * snapshot. Otherwise a native checkpoint, which writes the dirty values back, costs less over the next
+     * checkpoints than carrying values that no longer change in every delta (Flink's changelog backend
+     * materializes for the same reason).
+     */
+    private boolean deltaPays() {
+        if (!resources.deltaCheckpoints || base == null || base.checkpointId() != cutId || ctx.writtenSinceCut || ctx.pendingCheckpoint != null) {
+            return false;
+        }
+        long dirty = 0;
+        long changed = 0;
+        for (AbstractRocksState s : states.values()) {
+            dirty += s.cacheDirtyCount();
+            changed += s.cacheChangedSinceSnapshot();
+        }
+        return 2 * changed >= dirty;
+    }
+
+    private AsyncSnapshot<KeyGroupsStateHandle> deltaSnapshot(long checkpointId, CheckpointStreamFactory streams) {
+        List<WriteBackCache.PendingWrites<?>> values = new ArrayList<>();
+        for (AbstractRocksState s : states.values()) {
+            WriteBackCache.PendingWrites<?> w = s.copyCache();
+            if (w != null) {
+                values.add(w);
+            }
+        }
+        return new DeltaSnapshotWriter(checkpointId, range, base, values, streams, files -> pendingShared.put(checkpointId, files),
+                context);
+    }
+
     private AsyncSnapshot<KeyGroupsStateHandle> incrementalSnapshot(long checkpointId, CheckpointStreamFactory streams,
             List<WriteBackCache.PendingWrites<?>> writes) {
         Path target = directory.resolve("chk-" + checkpointId);
@@ -419,6 +472,8 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             lease = new SnapshotLease(null); // keeps the DB and the working directory (and chk-<id>/ in it) until uploaded
         }
         ctx.pendingCheckpoint = pending;
+        cutId = checkpointId;
+        ctx.writtenSinceCut = false;
         return new IncrementalSnapshotWriter(checkpointId, range, pending, kinds, confirmed, streams,
                 files -> pendingShared.put(checkpointId, files), lease, context);
     }
@@ -432,7 +487,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
      */
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        Map<String, SharedFileHandle> files = pendingShared.remove(checkpointId);
+        NativeCheckpointFiles files = pendingShared.remove(checkpointId);
         pendingShared.keySet().removeIf(id -> id < checkpointId);
         if (checkpointId <= confirmedId) {
             return;
@@ -444,8 +499,11 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
             LOG.debug("Checkpoint {} of {} completed after a later snapshot was taken: its files are not reused", checkpointId,
                     context);
             confirmed = Map.of();
+            base = null;
         } else {
-            confirmed = files == null ? Map.of() : Map.copyOf(files);
+            confirmed = files == null ? Map.of() : files.shared();
+            // a delta snapshot completing confirms its base again
+            base = files != null && files.checkpointId() == cutId ? files : null;
         }
     }
 

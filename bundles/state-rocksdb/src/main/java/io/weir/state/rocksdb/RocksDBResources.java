@@ -33,6 +33,8 @@ final class RocksDBResources implements AutoCloseable {
     final int timerCacheSize;
     /** Keys per value or reducing state in its {@link WriteBackCache}; 0: no cache. */
     final int stateCacheSize;
+    /** Whether incremental checkpoints may be delta checkpoints ({@code state.backend.rocksdb.delta-checkpoints}). */
+    final boolean deltaCheckpoints;
     private final LRUCache cache;
     private final BloomFilter bloom;
 
@@ -55,6 +57,7 @@ final class RocksDBResources implements AutoCloseable {
         StateBackendOptions.CompactionStyle style = config.get(StateBackendOptions.ROCKSDB_COMPACTION_STYLE);
         this.timerCacheSize = config.get(StateBackendOptions.ROCKSDB_TIMER_CACHE_SIZE);
         this.stateCacheSize = config.get(StateBackendOptions.ROCKSDB_STATE_CACHE_SIZE);
+        this.deltaCheckpoints = config.get(StateBackendOptions.ROCKSDB_DELTA_CHECKPOINTS);
 
         this.cache = new LRUCache(cacheBytes);
         this.bloom = highMem ? new BloomFilter(10, false) : null;

@@ -51,7 +51,12 @@ final class ScratchBuffers {
         final DataOutputStream data = new DataOutputStream(this);
 
         Output() {
-            super(256);
+            this(256);
+        }
+
+        /** @param capacity initial size in bytes, >= 0 */
+        Output(int capacity) {
+            super(capacity);
         }
 
         /** @return the backing array; bytes {@code [0, size())} are the content */
@@ -75,6 +80,14 @@ final class ScratchBuffers {
         @Override
         public void reset() {
             count = 0;
+        }
+
+        /** Writes {@code value} big-endian over the 4 bytes at {@code position} (< size() - 3). */
+        void setInt(int position, int value) {
+            buf[position] = (byte) (value >>> 24);
+            buf[position + 1] = (byte) (value >>> 16);
+            buf[position + 2] = (byte) (value >>> 8);
+            buf[position + 3] = (byte) value;
         }
 
         @Override

@@ -55,4 +55,19 @@ abstract class SingleValueRocksState<T> extends AbstractRocksState {
     final WriteBackCache.PendingWrites<?> detachCache() {
         return cache == null ? null : cache.detachDirty();
     }
+
+    @Override
+    final WriteBackCache.PendingWrites<?> copyCache() {
+        return cache == null ? null : cache.copyDirty();
+    }
+
+    @Override
+    final int cacheDirtyCount() {
+        return cache == null ? 0 : cache.dirtyCount();
+    }
+
+    @Override
+    final int cacheChangedSinceSnapshot() {
+        return cache == null ? 0 : cache.changedSinceSnapshot();
+    }
 }

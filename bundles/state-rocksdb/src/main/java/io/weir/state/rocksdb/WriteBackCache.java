@@ -16,9 +16,10 @@ import java.util.Map;
  * key row → deserialized value, least recently used first out. A hit serves the value from the heap without
  * serializing the key or calling RocksDB; an update only marks the entry dirty. A dirty entry is written to
  * RocksDB when it is evicted and
- * — the values of all dirty entries at once are taken by {@link #detachDirty} in the synchronous part of every
+ * — the values of all dirty entries at once are taken by {@link #detachDirty} in the synchronous part of a
  * snapshot and written in one {@link WriteBatch} before the RocksDB snapshot or native checkpoint is taken, so a
- * snapshot holds exactly the values as of the barrier. Misses are cached too (value
+ * snapshot holds exactly the values as of the barrier; a delta snapshot copies them instead ({@link #copyDirty}) and
+ * they stay dirty, since RocksDB still lacks them. Misses are cached too (value
  * null, clean), so an absent key costs one RocksDB read until it is evicted.
  *
  * <p>Values are kept by reference, as on the heap backend: the {@code ValueState} contract says a value must
@@ -34,6 +35,8 @@ final class WriteBackCache<T> {
         final byte[] rocksKey;
         T value;
         boolean dirty;
+        /** The snapshot epoch of this entry's last change (-1: none). */
+        int changedIn = -1;
 
         Entry(byte[] rocksKey, T value) {
             this.rocksKey = rocksKey;
@@ -47,8 +50,13 @@ final class WriteBackCache<T> {
     private final int capacity;
     // Task thread only. Access order: the eldest is the least recently used.
     private final LinkedHashMap<Row, Entry<T>> entries;
-    // Task thread only. Entries marked dirty since the last detachDirty (an evicted one is written and marked clean).
+    // Task thread only. Entries marked dirty since the last detachDirty (an evicted one is written and marked clean):
+    // the values RocksDB lacks.
     private final List<Entry<T>> dirty = new ArrayList<>();
+    // Task thread only. Snapshots taken so far (detachDirty or copyDirty calls).
+    private int epoch;
+    // Task thread only. Entries changed since the last snapshot.
+    private int changedInEpoch;
 
     /**
      * @param state the state whose column family backs the cache
@@ -90,6 +98,10 @@ final class WriteBackCache<T> {
             entries.put(state.ctx.key, e);
         }
         e.value = value;
+        if (e.changedIn != epoch) {
+            e.changedIn = epoch;
+            changedInEpoch++;
+        }
         if (!e.dirty) {
             e.dirty = true;
             dirty.add(e);
@@ -129,6 +141,7 @@ final class WriteBackCache<T> {
      * @return the values, or null if no entry is dirty
      */
     PendingWrites<T> detachDirty() {
+        nextEpoch();
         if (dirty.isEmpty()) {
             return null;
         }
@@ -148,7 +161,45 @@ final class WriteBackCache<T> {
     }
 
     /**
-     * Values of one state taken by {@link #detachDirty}: immutable once taken (the cache holds values by reference and
+     * Takes the dirty entries' values as they are now, leaving them dirty (RocksDB still lacks them): what a delta
+     * snapshot carries on top of the last native checkpoint. O(dirty entries), no serialization; drops entries
+     * evicted (written) meanwhile from the dirty list.
+     *
+     * @return the values, or null if no entry is dirty
+     */
+    PendingWrites<T> copyDirty() {
+        nextEpoch();
+        dirty.removeIf(e -> !e.dirty);
+        if (dirty.isEmpty()) {
+            return null;
+        }
+        byte[][] keys = new byte[dirty.size()][];
+        Object[] values = new Object[dirty.size()];
+        for (int i = 0; i < keys.length; i++) {
+            Entry<T> e = dirty.get(i);
+            keys[i] = e.rocksKey;
+            values[i] = e.value;
+        }
+        return new PendingWrites<>(state, serializer, keys, values, keys.length, what);
+    }
+
+    private void nextEpoch() {
+        epoch++;
+        changedInEpoch = 0;
+    }
+
+    /** @return how many entries may hold a value RocksDB lacks (an upper bound: evicted ones are counted until the next snapshot) */
+    int dirtyCount() {
+        return dirty.size();
+    }
+
+    /** @return how many entries were changed since the last snapshot ({@link #detachDirty} or {@link #copyDirty}) */
+    int changedSinceSnapshot() {
+        return changedInEpoch;
+    }
+
+    /**
+     * Values of one state taken by {@link #detachDirty} or {@link #copyDirty}: immutable once taken (the cache holds values by reference and
      * the state contract forbids modifying them), so another thread may write them while the task thread goes on.
      */
     static final class PendingWrites<T> {
@@ -167,6 +218,39 @@ final class WriteBackCache<T> {
             this.values = values;
             this.size = size;
             this.what = what;
+        }
+
+        /** @return the state's name */
+        String stateName() {
+            return state.name;
+        }
+
+        /**
+         * Appends this state's rows to {@code out} as the delta section of {@link IncrementalFormat} holds them,
+         * serializing each value straight into it (serializers are thread-safe; {@code out} is the calling thread's).
+         *
+         * @throws java.io.UncheckedIOException naming the state if a value does not serialize
+         */
+        @SuppressWarnings("unchecked")
+        void encodeDelta(ScratchBuffers.Output out) {
+            try {
+                io.weir.api.serialization.Serializers.writeString(state.name, out.data);
+                out.data.writeInt(size);
+                for (int i = 0; i < size; i++) {
+                    out.data.writeInt(keys[i].length);
+                    out.write(keys[i], 0, keys[i].length);
+                    if (values[i] == null) {
+                        out.data.writeInt(-1);
+                    } else {
+                        int lengthAt = out.size();
+                        out.data.writeInt(0);
+                        serializer.serialize((T) values[i], out.data);
+                        out.setInt(lengthAt, out.size() - lengthAt - 4);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot serialize " + what + ": " + e.getMessage(), e);
+            }
         }
 
         /** @return how many values (puts and deletes) */
