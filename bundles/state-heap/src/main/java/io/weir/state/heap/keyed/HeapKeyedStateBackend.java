@@ -26,13 +26,15 @@ import java.util.Map;
  *
  * <h2>Layout</h2>
  * Each registered state owns a {@link StateTable}: an array indexed by {@code keyGroup - range.start}
- * of {@code HashMap<Row, V>}. Value and reducing state store the value; list and map state store a
+ * of {@link KeyGroupMap}s (open addressing; keys of one LONG, INT or TIMESTAMP field are compared by value
+ * without reading the stored key row). Value and reducing state store the value; list and map state store a
  * per-key container. {@link #setCurrentKey} only stores the key and its key-group index (two int
- * comparisons for the range check; the key's hash is computed by the map lookup itself).
+ * comparisons for the range check; the key row caches its hash). A read-modify-write of the current key
+ * ({@code value()} then {@code update()}) looks the key up once.
  *
  * <h2>Copy-on-write at key-group granularity</h2>
  * Like Flink's {@code CopyOnWriteStateMap}, but with a key-group map, not an entry, as the unit of
- * copying, which keeps the record path a plain {@code HashMap} access:
+ * copying, which keeps the record path a plain array-based lookup:
  * <ul>
  * <li>The backend has an epoch counter. Every key-group map and every list/map container records the
  *     epoch it was created in.</li>
@@ -65,7 +67,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final KeyGroupRange range;
     private final TypeSerializer<Row> keySerializer;
     private final String context;
-    private final KeyContext ctx = new KeyContext();
+    private final KeyContext ctx;
     // Task thread only. Insertion order = snapshot order.
     private final Map<String, AbstractHeapState<?>> states = new LinkedHashMap<>();
     // Task thread only. Restored states not yet registered; entries are removed on registration.
@@ -79,6 +81,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     public HeapKeyedStateBackend(KeyedStateBackendParameters parameters) throws IOException {
         this.range = parameters.keyGroupRange();
         this.keySerializer = parameters.keySerializer();
+        this.ctx = new KeyContext(KeyContext.integralKeys(keySerializer));
         this.context = "job " + parameters.jobName() + " operator " + parameters.operatorId() + " subtask "
                 + parameters.subtaskIndex();
         this.restored = new LinkedHashMap<>(new KeyedStateRestorer(range, context).restore(parameters.restoreState()));

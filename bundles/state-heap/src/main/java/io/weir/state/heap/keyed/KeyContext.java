@@ -1,13 +1,20 @@
 package io.weir.state.heap.keyed;
 
+import io.weir.api.FieldType;
 import io.weir.api.Row;
+import io.weir.api.RowSerializer;
 
 /**
  * The current key and the snapshot epoch, shared by a keyed backend and its states.
  *
- * <p>Task thread only (every field).
+ * <p>Task thread only (every mutable field).
  */
 final class KeyContext {
+    /**
+     * Whether every key is a row of one LONG, INT or TIMESTAMP field: the state tables then compare keys by that
+     * field's value (see {@link KeyGroupMap}). Immutable.
+     */
+    final boolean integralKeys;
     /** Current key; null before the first {@code setCurrentKey}. */
     Row key;
     /** Current key group minus the range start; -1 before the first {@code setCurrentKey}. */
@@ -18,6 +25,23 @@ final class KeyContext {
      * snapshot and must be copied before a change (see {@link StateTable}).
      */
     long epoch;
+
+    /** @param integralKeys whether every key is a row of one LONG, INT or TIMESTAMP field */
+    KeyContext(boolean integralKeys) {
+        this.integralKeys = integralKeys;
+    }
+
+    /**
+     * @param keySerializer the backend's key serializer
+     * @return whether its keys are rows of one LONG, INT or TIMESTAMP field (false if it is not a {@link RowSerializer})
+     */
+    static boolean integralKeys(io.weir.api.serialization.TypeSerializer<Row> keySerializer) {
+        if (!(keySerializer instanceof RowSerializer rows) || rows.schema().size() != 1) {
+            return false;
+        }
+        FieldType type = rows.schema().field(0).type();
+        return type == FieldType.LONG || type == FieldType.INT || type == FieldType.TIMESTAMP;
+    }
 
     /** @throws IllegalStateException if no key was set yet */
     void requireKey(String stateName) {

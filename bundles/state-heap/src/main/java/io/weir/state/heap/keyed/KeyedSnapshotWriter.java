@@ -14,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The asynchronous part of a keyed heap snapshot: writes the picture taken by
@@ -26,13 +25,13 @@ import java.util.Map;
  */
 final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     /** One state as of the snapshot: either live (state + captured maps) or restored-but-unregistered bytes. */
-    record Picture<V>(String name, StateKind kind, AbstractHeapState<V> state, Map<Row, V>[] maps,
+    record Picture<V>(String name, StateKind kind, AbstractHeapState<V> state, KeyGroupMap<V>[] maps,
             RestoredState restored) {
         boolean hasEntries(int index) {
             if (restored != null) {
                 return restored.entryCounts[index] > 0;
             }
-            Map<Row, V> m = maps[index];
+            KeyGroupMap<V> m = maps[index];
             return m != null && !m.isEmpty();
         }
     }
@@ -105,12 +104,12 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
             data.write(bytes);
             return;
         }
-        Map<Row, V> map = p.maps()[index];
+        KeyGroupMap<V> map = p.maps()[index];
         scratch.reset();
-        for (Map.Entry<Row, V> e : map.entrySet()) {
-            keySerializer.serialize(e.getKey(), scratchData);
-            p.state().writeValue(e.getValue(), scratchData);
-        }
+        map.forEach((key, value) -> {
+            keySerializer.serialize(key, scratchData);
+            p.state().writeValue(value, scratchData);
+        });
         scratchData.flush();
         data.writeInt(map.size());
         data.writeInt(scratch.size());

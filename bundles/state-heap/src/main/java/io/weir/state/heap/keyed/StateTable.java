@@ -2,11 +2,9 @@ package io.weir.state.heap.keyed;
 
 import io.weir.api.Row;
 
-import java.util.HashMap;
-import java.util.Map;
 
 /**
- * The values of one keyed state: one {@link HashMap} of key → value per key group of the backend's
+ * The values of one keyed state: one {@link KeyGroupMap} of key → value per key group of the backend's
  * range, copied lazily at key-group granularity after a snapshot.
  *
  * <p>Copy-on-write: {@link #capture()} hands out the current maps (O(number of key groups)); the
@@ -14,6 +12,11 @@ import java.util.Map;
  * first write to a key group whose map is from an older epoch replaces it with a copy, so a captured
  * map is never modified again and the snapshot's writer can read it on another thread without locks.
  * Reads never copy.
+ *
+ * <p>One lookup per read-modify-write: {@link #get()} remembers where it found the current key, and a
+ * {@link #put} for the same current key (the same key row object, as set by {@code setCurrentKey}) writes
+ * into that slot. A copy keeps every entry in its slot, so the remembered slot survives copy-on-write; any
+ * insert or removal forgets it.
  *
  * <p>Task thread only, except the arrays returned by {@link #capture()}, whose maps are immutable from
  * then on.
@@ -23,51 +26,74 @@ import java.util.Map;
 final class StateTable<V> {
     private final KeyContext ctx;
     // Task thread only. Slots are null until the key group's first write.
-    private final HashMap<Row, V>[] maps;
+    private final KeyGroupMap<V>[] maps;
     // Task thread only. mapEpochs[i] = epoch in which maps[i] was created.
     private final long[] mapEpochs;
+    // Task thread only: the key row object of the last get() that found its key, else null ...
+    private Row foundKey;
+    // ... its key-group index and its slot in that key group's map.
+    private int foundKeyGroupIndex;
+    private int foundSlot;
 
     @SuppressWarnings("unchecked")
     StateTable(KeyContext ctx, int numKeyGroups) {
         this.ctx = ctx;
-        this.maps = (HashMap<Row, V>[]) new HashMap[numKeyGroups];
+        this.maps = (KeyGroupMap<V>[]) new KeyGroupMap[numKeyGroups];
         this.mapEpochs = new long[numKeyGroups];
     }
 
     /** @return the current key's value, or null */
     V get() {
-        HashMap<Row, V> m = maps[ctx.keyGroupIndex];
-        return m == null ? null : m.get(ctx.key);
+        int i = ctx.keyGroupIndex;
+        KeyGroupMap<V> m = maps[i];
+        if (m == null) {
+            return null;
+        }
+        Row key = ctx.key;
+        int slot = m.find(key, key.hashCode());
+        if (slot == -1) {
+            return null;
+        }
+        foundKey = key;
+        foundKeyGroupIndex = i;
+        foundSlot = slot;
+        return m.valueAt(slot);
     }
 
     /** Sets the current key's value (non-null). */
     void put(V value) {
-        writableMap(ctx.keyGroupIndex).put(ctx.key, value);
+        Row key = ctx.key;
+        int i = ctx.keyGroupIndex;
+        if (key == foundKey && i == foundKeyGroupIndex) {
+            writableMap(i).setValueAt(foundSlot, value);
+        } else {
+            setAt(i, key, value);
+        }
     }
 
     /** Removes the current key's value; copies nothing if there is none. */
     void remove() {
-        int i = ctx.keyGroupIndex;
-        HashMap<Row, V> m = maps[i];
-        if (m != null && m.containsKey(ctx.key)) {
-            writableMap(i).remove(ctx.key);
-        }
+        setAt(ctx.keyGroupIndex, ctx.key, null);
     }
 
     /** @return the value of {@code key} in key group index {@code keyGroupIndex}, or null */
     V getAt(int keyGroupIndex, Row key) {
-        HashMap<Row, V> m = maps[keyGroupIndex];
-        return m == null ? null : m.get(key);
+        KeyGroupMap<V> m = maps[keyGroupIndex];
+        return m == null ? null : m.get(key, key.hashCode());
     }
 
     /** Sets (non-null) or removes (null) the value of {@code key} in key group index {@code keyGroupIndex}. */
     void setAt(int keyGroupIndex, Row key, V value) {
+        int hash = key.hashCode();
         if (value != null) {
-            writableMap(keyGroupIndex).put(key, value);
+            if (writableMap(keyGroupIndex).put(key, hash, value)) {
+                foundKey = null;
+            }
         } else {
-            HashMap<Row, V> m = maps[keyGroupIndex];
-            if (m != null && m.containsKey(key)) {
-                writableMap(keyGroupIndex).remove(key);
+            KeyGroupMap<V> m = maps[keyGroupIndex];
+            if (m != null && m.find(key, hash) != -1) {
+                writableMap(keyGroupIndex).remove(key, hash);
+                foundKey = null;
             }
         }
     }
@@ -76,9 +102,8 @@ final class StateTable<V> {
     void forEach(EntryAction<V> action) {
         for (int i = 0; i < maps.length; i++) {
             if (maps[i] != null) {
-                for (Map.Entry<Row, V> e : maps[i].entrySet()) {
-                    action.accept(i, e.getKey(), e.getValue());
-                }
+                int index = i;
+                maps[i].forEach((key, value) -> action.accept(index, key, value));
             }
         }
     }
@@ -91,7 +116,7 @@ final class StateTable<V> {
 
     /** Adds a restored entry to key group index {@code keyGroupIndex} (restore only). */
     void putRestored(int keyGroupIndex, Row key, V value) {
-        writableMap(keyGroupIndex).put(key, value);
+        setAt(keyGroupIndex, key, value);
     }
 
     /**
@@ -99,13 +124,13 @@ final class StateTable<V> {
      *
      * @return the current maps by key-group index (slots may be null); never modified afterwards
      */
-    Map<Row, V>[] capture() {
+    KeyGroupMap<V>[] capture() {
         return maps.clone();
     }
 
     /** @return whether no key group holds an entry; O(number of key groups) */
     boolean isEmpty() {
-        for (HashMap<Row, V> m : maps) {
+        for (KeyGroupMap<V> m : maps) {
             if (m != null && !m.isEmpty()) {
                 return false;
             }
@@ -116,14 +141,15 @@ final class StateTable<V> {
     /** Drops all maps (backend closed). */
     void clear() {
         java.util.Arrays.fill(maps, null);
+        foundKey = null;
     }
 
-    private HashMap<Row, V> writableMap(int i) {
-        HashMap<Row, V> m = maps[i];
+    private KeyGroupMap<V> writableMap(int i) {
+        KeyGroupMap<V> m = maps[i];
         if (m == null) {
-            m = new HashMap<>();
+            m = new KeyGroupMap<>(ctx.integralKeys);
         } else if (mapEpochs[i] != ctx.epoch) {
-            m = new HashMap<>(m);
+            m = m.copy();
         } else {
             return m;
         }

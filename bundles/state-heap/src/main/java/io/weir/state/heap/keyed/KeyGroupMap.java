@@ -1,0 +1,285 @@
+package io.weir.state.heap.keyed;
+
+import io.weir.api.Row;
+
+/**
+ * The entries of one key group of one keyed state: key row → stored value, an open-addressing hash table
+ * with linear probing over parallel arrays.
+ *
+ * <p>Why not {@link java.util.HashMap}: at 100,000 keys most lookups miss the CPU caches, and a HashMap lookup
+ * chases table slot → node → key row → the key row's values → the key field (five dependent loads) before it
+ * reaches the value, and a value update looked the key up a second time. Here:
+ * <ul>
+ * <li>keys of one integral field ({@code LONG}, {@code INT} or {@code TIMESTAMP}: {@link #integralKeys}) are
+ *     compared by their {@code long} value kept in {@link #longKeys}, so a hit reads two arrays and never the
+ *     stored key row (which is kept only to hand out in {@link #forEach});</li>
+ * <li>other keys compare the {@code int} hash array first and touch a stored key row only when hashes match;</li>
+ * <li>a slot found by {@link #find} is reused by {@link #setValueAt} without a second lookup;</li>
+ * <li>a copy (copy-on-write after a snapshot, see {@link StateTable}) is a few array clones that keep every
+ *     entry in its slot.</li>
+ * </ul>
+ * A slot is free when its {@link #values} element is null (stored values are never null). Removal shifts the
+ * following entries of the probe run back (no tombstones), so a run never contains a free slot. Capacity is a
+ * power of two, at most 3/4 full. With integral keys, the one key whose field is null is kept aside
+ * ({@link #nullKey}).
+ *
+ * <p>Not thread-safe: the task thread owns a map until a snapshot captures it; from then on nobody modifies it
+ * (the task thread writes to a {@link #copy()}), and the snapshot writer may read it on another thread.
+ *
+ * @param <V> the stored value (never null)
+ */
+final class KeyGroupMap<V> {
+    private static final int MIN_CAPACITY = 8;
+    /** {@link #find}'s answer for the integral-key map's null key. */
+    static final int NULL_KEY_SLOT = -2;
+
+    /** Whether keys are rows of one LONG, INT or TIMESTAMP field (compared through {@link #longKeys}). */
+    private final boolean integralKeys;
+    /** Generic keys: {@code keys[i].hashCode()}; null for integral keys. */
+    private int[] hashes;
+    /** Integral keys: the key field's value; null for generic keys. */
+    private long[] longKeys;
+    private Row[] keys;
+    private Object[] values;
+    private int size;
+    /** capacity - 1. */
+    private int mask;
+    /** Integral keys only: the key row whose field is null, and its value; null if absent. */
+    private Row nullKey;
+    private Object nullValue;
+
+    /** @param integralKeys whether every key is a row of one LONG, INT or TIMESTAMP field */
+    KeyGroupMap(boolean integralKeys) {
+        this.integralKeys = integralKeys;
+        allocate(MIN_CAPACITY);
+    }
+
+    private KeyGroupMap(KeyGroupMap<V> from) {
+        this.integralKeys = from.integralKeys;
+        this.hashes = from.hashes == null ? null : from.hashes.clone();
+        this.longKeys = from.longKeys == null ? null : from.longKeys.clone();
+        this.keys = from.keys.clone();
+        this.values = from.values.clone();
+        this.size = from.size;
+        this.mask = from.mask;
+        this.nullKey = from.nullKey;
+        this.nullValue = from.nullValue;
+    }
+
+    /** @return a copy with every entry in the same slot (so slots found in this map stay valid in the copy) */
+    KeyGroupMap<V> copy() {
+        return new KeyGroupMap<>(this);
+    }
+
+    /** @return number of entries */
+    int size() {
+        return size;
+    }
+
+    /** @return whether the map has no entry */
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /**
+     * @param key the key row (of one LONG, INT or TIMESTAMP field if the map has integral keys)
+     * @param hash {@code key.hashCode()}
+     * @return the slot of {@code key}: ≥ 0, or {@link #NULL_KEY_SLOT} for the integral-key map's null key;
+     *         {@code -1} if absent
+     */
+    int find(Row key, int hash) {
+        Object[] vs = values;
+        int m = mask;
+        if (integralKeys) {
+            Object field = key.get(0);
+            if (field == null) {
+                return nullKey == null ? -1 : NULL_KEY_SLOT;
+            }
+            long k = ((Number) field).longValue();
+            long[] ls = longKeys;
+            for (int slot = spread(hash) & m; ; slot = (slot + 1) & m) {
+                if (vs[slot] == null) {
+                    return -1;
+                }
+                if (ls[slot] == k) {
+                    return slot;
+                }
+            }
+        }
+        int[] hs = hashes;
+        Row[] ks = keys;
+        for (int slot = spread(hash) & m; ; slot = (slot + 1) & m) {
+            if (vs[slot] == null) {
+                return -1;
+            }
+            if (hs[slot] == hash) {
+                Row k = ks[slot];
+                if (k == key || k.equals(key)) {
+                    return slot;
+                }
+            }
+        }
+    }
+
+    /** @return the value in {@code slot}, which {@link #find} returned */
+    @SuppressWarnings("unchecked")
+    V valueAt(int slot) {
+        return (V) (slot == NULL_KEY_SLOT ? nullValue : values[slot]);
+    }
+
+    /** Replaces the value in {@code slot} (an occupied slot {@link #find} returned) with {@code value} (non-null). */
+    void setValueAt(int slot, V value) {
+        if (slot == NULL_KEY_SLOT) {
+            nullValue = value;
+        } else {
+            values[slot] = value;
+        }
+    }
+
+    /** @return the value of {@code key} (hash {@code hash}), or null */
+    V get(Row key, int hash) {
+        int slot = find(key, hash);
+        return slot == -1 ? null : valueAt(slot);
+    }
+
+    /**
+     * Sets the value of {@code key}, inserting it if absent.
+     *
+     * @param value non-null
+     * @return whether the key was inserted (slots of other keys may then have moved)
+     */
+    boolean put(Row key, int hash, V value) {
+        int slot = find(key, hash);
+        if (slot != -1) {
+            setValueAt(slot, value);
+            return false;
+        }
+        if (integralKeys && key.get(0) == null) {
+            nullKey = key;
+            nullValue = value;
+        } else {
+            if (size + 1 > (mask + 1) - ((mask + 1) >>> 2)) {
+                rehash((mask + 1) << 1);
+            }
+            insertNew(key, hash, value);
+        }
+        size++;
+        return true;
+    }
+
+    /**
+     * Removes {@code key}.
+     *
+     * @return whether it was present (slots of other keys may then have moved)
+     */
+    boolean remove(Row key, int hash) {
+        int slot = find(key, hash);
+        if (slot == -1) {
+            return false;
+        }
+        size--;
+        if (slot == NULL_KEY_SLOT) {
+            nullKey = null;
+            nullValue = null;
+            return true;
+        }
+        // backward-shift deletion: move later entries of the run into the hole unless their home slot lies
+        // cyclically in (hole, next], where the hole would be before their home
+        int m = mask;
+        int hole = slot;
+        for (int next = (hole + 1) & m; values[next] != null; next = (next + 1) & m) {
+            int home = spread(keys[next].hashCode()) & m;
+            if (((next - home) & m) >= ((next - hole) & m)) {
+                move(next, hole);
+                hole = next;
+            }
+        }
+        keys[hole] = null;
+        values[hole] = null;
+        return true;
+    }
+
+    /**
+     * Calls {@code action} with every entry; the action must not change the map.
+     *
+     * @throws E what the action throws
+     */
+    <E extends Exception> void forEach(Entries<V, E> action) throws E {
+        Row[] ks = keys;
+        for (int slot = 0; slot < ks.length; slot++) {
+            if (values[slot] != null) {
+                action.accept(ks[slot], valueAt(slot));
+            }
+        }
+        if (nullKey != null) {
+            action.accept(nullKey, valueAt(NULL_KEY_SLOT));
+        }
+    }
+
+    /** What {@link #forEach} calls; {@code E} is what it may throw (e.g. an IOException while writing a snapshot). */
+    @FunctionalInterface
+    interface Entries<V, E extends Exception> {
+        void accept(Row key, V value) throws E;
+    }
+
+    private void move(int from, int to) {
+        if (integralKeys) {
+            longKeys[to] = longKeys[from];
+        } else {
+            hashes[to] = hashes[from];
+        }
+        keys[to] = keys[from];
+        values[to] = values[from];
+    }
+
+    private void insertNew(Row key, int hash, Object value) {
+        int m = mask;
+        int slot = spread(hash) & m;
+        while (values[slot] != null) {
+            slot = (slot + 1) & m;
+        }
+        if (integralKeys) {
+            longKeys[slot] = ((Number) key.get(0)).longValue();
+        } else {
+            hashes[slot] = hash;
+        }
+        keys[slot] = key;
+        values[slot] = value;
+    }
+
+    private void allocate(int capacity) {
+        if (integralKeys) {
+            longKeys = new long[capacity];
+        } else {
+            hashes = new int[capacity];
+        }
+        keys = new Row[capacity];
+        values = new Object[capacity];
+        mask = capacity - 1;
+    }
+
+    private void rehash(int capacity) {
+        Row[] oldKeys = keys;
+        Object[] oldValues = values;
+        allocate(capacity);
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldValues[i] != null) {
+                insertNew(oldKeys[i], oldKeys[i].hashCode(), oldValues[i]);
+            }
+        }
+    }
+
+    /**
+     * Fibonacci hashing of the key's hash: row hashes of consecutive numeric keys are consecutive, and key groups
+     * already took the murmur mix of them, so the low bits alone would cluster.
+     */
+    private static int spread(int hash) {
+        int h = hash * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    @Override
+    public String toString() {
+        return "KeyGroupMap{size=" + size + ", capacity=" + keys.length + (integralKeys ? ", integral keys" : "") + "}";
+    }
+}

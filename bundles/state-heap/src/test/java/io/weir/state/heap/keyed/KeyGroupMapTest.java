@@ -1,0 +1,115 @@
+package io.weir.state.heap.keyed;
+
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link KeyGroupMap} against {@link HashMap} as the model: random puts, removes (which shift probe runs back),
+ * growth, copies (a copy never sees later changes of the original and vice versa), for integral keys (compared
+ * by their long value, with the null key kept aside) and generic keys (string rows whose hashes collide).
+ */
+class KeyGroupMapTest {
+    private static final Schema LONG_KEY = Schema.builder().field("k", FieldType.LONG).build();
+    private static final Schema STRING_KEY = Schema.builder().field("k", FieldType.STRING).build();
+
+    @Test
+    void integralKeysBehaveLikeAHashMapUnderRandomPutsRemovesAndCopies() {
+        runAgainstModel(true, i -> new Row(LONG_KEY, i == 7 ? null : (long) i * 1_000_003L));
+    }
+
+    @Test
+    void genericKeysWithCollidingHashesBehaveLikeAHashMap() {
+        // "Aa" and "BB" have the same String hash, so rows of their concatenations collide in pairs
+        runAgainstModel(false, i -> new Row(STRING_KEY, Integer.toBinaryString(i).replace("0", "Aa").replace("1", "BB")));
+    }
+
+    @Test
+    void aSlotFoundBeforeACopyStillHoldsTheKeyInTheCopy() {
+        KeyGroupMap<String> map = new KeyGroupMap<>(true);
+        for (long k = 0; k < 100; k++) {
+            map.put(row(k), row(k).hashCode(), "v" + k);
+        }
+        int slot = map.find(row(42), row(42).hashCode());
+        KeyGroupMap<String> copy = map.copy();
+        copy.setValueAt(slot, "changed");
+
+        assertThat(copy.get(row(42), row(42).hashCode())).isEqualTo("changed");
+        assertThat(map.get(row(42), row(42).hashCode())).isEqualTo("v42");
+    }
+
+    @Test
+    void anIntegralKeyIsFoundByValueNotByRowIdentityOrBoxing() {
+        Schema intKey = Schema.builder().field("k", FieldType.INT).build();
+        KeyGroupMap<String> map = new KeyGroupMap<>(true);
+        Row stored = new Row(intKey, 100_000);
+        map.put(stored, stored.hashCode(), "x");
+        Row lookedUp = new Row(intKey, Integer.valueOf(100_000)); // a distinct Integer object (outside the cache)
+
+        assertThat(map.get(lookedUp, lookedUp.hashCode())).isEqualTo("x");
+        assertThat(map.get(new Row(intKey, 100_001), new Row(intKey, 100_001).hashCode())).isNull();
+    }
+
+    @Test
+    void anUpdateAfterASnapshotThroughTheSlotFoundBeforeItLeavesTheCapturedValueAlone() {
+        KeyContext ctx = new KeyContext(true);
+        StateTable<String> table = new StateTable<>(ctx, 4);
+        ctx.key = row(5);
+        ctx.keyGroupIndex = 2;
+        table.put("before");
+        assertThat(table.get()).isEqualTo("before"); // remembers the slot
+        KeyGroupMap<String>[] captured = table.capture();
+        ctx.epoch++;
+        table.put("after"); // same key row object: writes through the remembered slot, into a copy
+
+        assertThat(captured[2].get(row(5), row(5).hashCode())).isEqualTo("before");
+        assertThat(table.get()).isEqualTo("after");
+    }
+
+    private static Row row(long k) {
+        return new Row(LONG_KEY, k);
+    }
+
+    private static void runAgainstModel(boolean integral, java.util.function.IntFunction<Row> keyOf) {
+        Random random = new Random(20261201L);
+        KeyGroupMap<Integer> map = new KeyGroupMap<>(integral);
+        Map<Row, Integer> model = new HashMap<>();
+        KeyGroupMap<Integer> snapshot = null;
+        Map<Row, Integer> snapshotModel = null;
+        for (int step = 0; step < 20_000; step++) {
+            Row key = keyOf.apply(random.nextInt(300));
+            int op = random.nextInt(10);
+            if (op < 6) {
+                boolean inserted = map.put(key, key.hashCode(), step);
+                assertThat(inserted).as("put of %s inserted", key).isEqualTo(!model.containsKey(key));
+                model.put(key, step);
+            } else if (op < 9) {
+                assertThat(map.remove(key, key.hashCode())).as("remove of %s", key).isEqualTo(model.remove(key) != null);
+            } else {
+                snapshot = map.copy();
+                snapshotModel = new HashMap<>(model);
+            }
+            assertThat(map.size()).isEqualTo(model.size());
+            assertThat(map.get(key, key.hashCode())).isEqualTo(model.get(key));
+        }
+        assertSameEntries(map, model);
+        assertThat(snapshot).isNotNull();
+        assertSameEntries(snapshot, snapshotModel);
+    }
+
+    private static void assertSameEntries(KeyGroupMap<Integer> map, Map<Row, Integer> model) {
+        Map<Row, Integer> seen = new HashMap<>();
+        map.forEach((key, value) -> assertThat(seen.put(key, value)).as("key %s listed twice", key).isNull());
+        assertThat(seen).isEqualTo(model);
+        for (Map.Entry<Row, Integer> e : model.entrySet()) {
+            assertThat(map.get(e.getKey(), e.getKey().hashCode())).isEqualTo(e.getValue());
+        }
+    }
+}
