@@ -21,6 +21,9 @@ public final class MailboxProcessor {
         long runDefaultAction() throws Exception;
     }
 
+    /** Loop steps per {@link #runSteps} call (see {@link #runMailboxLoop} for why the loop returns at all). */
+    static final int STEPS_PER_CALL = 1024;
+
     private final TaskMailbox mailbox;
     private final DefaultAction defaultAction;
     /** Written by any thread, read by the task thread. */
@@ -40,10 +43,28 @@ public final class MailboxProcessor {
     /**
      * Runs until {@link #stop()} is called or a mail or the default action throws.
      *
+     * <p>The loop itself only calls {@link #runSteps} again and again; the work happens there. Why: HotSpot moves a
+     * running frame to better compiled code only from the interpreter (on-stack replacement). A loop that never
+     * returns and whose compiled code was discarded (a class check failed, e.g. when the first checkpoint ran a new
+     * path) continues in a C1-compiled OSR frame with profiling for the rest of the task's life, where every step
+     * updates profile counters shared with the other task threads running the same code; that was the slow mode of
+     * issue 13 (the same build at half the records/s for a whole run). A method that returns every
+     * {@value #STEPS_PER_CALL} steps is entered anew, so it always runs the current compiled code.
+     *
      * @throws Exception from a mail or the default action (the task fails with it)
      */
     public void runMailboxLoop() throws Exception {
         while (running) {
+            runSteps();
+        }
+    }
+
+    /**
+     * Up to {@value #STEPS_PER_CALL} loop steps: every pending mail, then one step of the default action (or a wait
+     * when it has nothing to do).
+     */
+    private void runSteps() throws Exception {
+        for (int step = 0; step < STEPS_PER_CALL && running; step++) {
             Mail mail;
             while ((mail = mailbox.tryTake()) != null) {
                 mail.action().run();
