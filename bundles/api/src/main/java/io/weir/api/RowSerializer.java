@@ -68,11 +68,20 @@ public final class RowSerializer implements TypeSerializer<Row> {
     @Override
     public Row deserialize(DataInput in) throws IOException {
         int n = types.length;
-        byte[] nulls = new byte[(n + 7) / 8];
-        in.readFully(nulls);
         Object[] values = new Object[n];
+        // the null bitmap: in one long for up to 64 fields (no array per row), else in an array
+        long nulls = 0;
+        byte[] wideNulls = null;
+        if (n <= 64) {
+            for (int b = 0; b < n; b += 8) {
+                nulls |= (long) in.readUnsignedByte() << b;
+            }
+        } else {
+            wideNulls = new byte[(n + 7) / 8];
+            in.readFully(wideNulls);
+        }
         for (int i = 0; i < n; i++) {
-            if ((nulls[i >> 3] & (1 << (i & 7))) != 0) {
+            if (wideNulls == null ? (nulls & (1L << i)) != 0 : (wideNulls[i >> 3] & (1 << (i & 7))) != 0) {
                 continue;
             }
             values[i] = switch (types[i]) {
