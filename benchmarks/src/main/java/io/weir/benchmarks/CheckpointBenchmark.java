@@ -41,7 +41,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 
@@ -166,7 +166,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
     private int run(Variant variant, int durationS, int warmupS, Path dir) throws Exception {
         JsonProvider json = JsonProvider.provider();
         JsonLines out = new JsonLines(json, stdout);
-        AtomicLong rows = new AtomicLong();
+        LongAdder rows = new LongAdder();
         ClassLoader loader = CheckpointBenchmark.class.getClassLoader();
         boolean hazelcast = highAvailability.equals("hazelcast");
         // the cluster is closed after the engine: a job being cancelled may still write its store
@@ -195,7 +195,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
         throw new IllegalStateException("no standalone " + CheckpointRecoveryFactory.class.getName() + " on the class path");
     }
 
-    private int runJob(Variant variant, int durationS, int warmupS, Path dir, JsonProvider json, JsonLines out, AtomicLong rows,
+    private int runJob(Variant variant, int durationS, int warmupS, Path dir, JsonProvider json, JsonLines out, LongAdder rows,
             ClassLoader loader, TimedRecoveryFactory recovery, JsonObjectBuilder ha) throws Exception {
         try (LocalEngine engine = LocalEngine.fromServiceLoader(loader, Configuration.empty(), recovery)) {
             PluginRegistry plugins = engine.services().plugins();
@@ -217,7 +217,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                     durationS, warmupS, dir, overrides, recovery.type());
 
             long start = System.nanoTime();
-            CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex, rows::get, start);
+            CheckpointRecorder recorder = new CheckpointRecorder(json, out, reportVertex, rows::sum, start);
             JobHandle handle = engine.submit(job, recorder);
 
             CountSample atWarmup = awaitMark(handle, rows, start, warmupS);
@@ -271,7 +271,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                     .add("checkpoints_failed", recorder.failed())
                     .add("run_s", durationS)
                     .add("warmup_s", warmupS)
-                    .add("rows_counted", rows.get())
+                    .add("rows_counted", rows.sum())
                     .add("restarts", result.restarts())
                     .add("final_status", result.status().name())
                     .add("load_average_1m", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
@@ -317,7 +317,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
      *
      * @return the row counter at the mark, or null if the job reached a terminal status before it
      */
-    private static CountSample awaitMark(JobHandle handle, AtomicLong rows, long start, int markS) throws InterruptedException {
+    private static CountSample awaitMark(JobHandle handle, LongAdder rows, long start, int markS) throws InterruptedException {
         long deadline = start + TimeUnit.SECONDS.toNanos(markS);
         long remaining = deadline - System.nanoTime();
         if (remaining > 0) {
@@ -330,7 +330,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                 throw new IllegalStateException("job " + handle.jobName() + " result completed exceptionally", e);
             }
         }
-        return handle.status().isTerminal() ? null : new CountSample(rows.get(), System.nanoTime());
+        return handle.status().isTerminal() ? null : new CountSample(rows.sum(), System.nanoTime());
     }
 
     /**
