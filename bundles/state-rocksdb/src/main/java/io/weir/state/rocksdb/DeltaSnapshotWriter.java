@@ -11,14 +11,16 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The asynchronous part of a delta snapshot (docs/state-rocksdb.md, "Delta checkpoints"): the live DB has not been
  * written since the native checkpoint of a completed incremental snapshot (the base), so the state as of the
  * barrier is that checkpoint plus the state caches' dirty values, taken in the synchronous part. This writes the
- * base's private files and columns plus those values (serialized here) as the private stream
- * ({@link IncrementalFormat}, its delta) and refers to the base's SST files; it uploads no SST file and neither
+ * base's columns plus those values (serialized here) as the private stream ({@link IncrementalFormat}, its delta)
+ * and refers to all the base's files (SST, MANIFEST, CURRENT, OPTIONS: shared files, so the coordinator's registry
+ * keeps them while a delta refers to them, also after the base is subsumed); it uploads no file and neither
  * flushes nor touches RocksDB. Restoring opens the base's files and writes the delta over them.
  * Runs on the AsyncOperations pool.
  */
@@ -51,7 +53,7 @@ final class DeltaSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     }
 
     /**
-     * @return the handle: offsets all 0, the private stream (base files, columns, delta), the base's shared files
+     * @return the handle: offsets all 0, the private stream (columns, delta), the base's files as shared files
      * @throws IOException naming the checkpoint and subtask if a value does not serialize or the stream fails
      */
     @Override
@@ -69,13 +71,13 @@ final class DeltaSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
             }
             long serialized = System.nanoTime();
             StreamStateHandle delegate = IncrementalFormat.writeStream(streams, data -> {
-                IncrementalFormat.writeHead(data, checkpointId, base.columns(), base.privateFiles());
+                IncrementalFormat.writeHead(data, checkpointId, base.columns(), Map.of());
                 data.writeInt(values.size());
                 data.write(delta.buffer(), 0, delta.size());
             });
             onWritten.accept(base);
             LOG.debug("Delta snapshot of checkpoint {} ({}): {} cached values of {} state(s) over the native checkpoint of {} "
-                    + "({} SST files reused); asynchronous part {} us: serialization {} us, private stream ({} bytes) {} us",
+                    + "({} files reused); asynchronous part {} us: serialization {} us, private stream ({} bytes) {} us",
                     checkpointId, context, rows, values.size(), base.checkpointId(), base.shared().size(),
                     (System.nanoTime() - start) / 1000, (serialized - start) / 1000, delegate.size(),
                     (System.nanoTime() - serialized) / 1000);

@@ -25,10 +25,10 @@ import java.util.stream.Stream;
 /**
  * The asynchronous part of an incremental RocksDB snapshot: creates the native checkpoint (flush, hard links;
  * unless the task thread already did, see {@link PendingNativeCheckpoint}), uploads its SST files that the
- * last completed checkpoint of this backend did not
- * already reference, references those it did, writes the rest of the checkpoint directory and the column
- * list as the private stream ({@link IncrementalFormat}), and deletes the local checkpoint directory in every
- * case. Runs on the AsyncOperations pool; touches only the checkpoint directory and checkpoint storage.
+ * last completed checkpoint of this backend did not already reference, references those it did, uploads the rest
+ * of the checkpoint directory (MANIFEST, CURRENT, OPTIONS) as shared files too (so delta snapshots over this one
+ * can refer to them instead of writing them again), writes the column list as the private stream
+ * ({@link IncrementalFormat}), and deletes the local checkpoint directory in every case. Runs on the AsyncOperations pool; touches only the checkpoint directory and checkpoint storage.
  */
 final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     private static final Logger LOG = LoggerFactory.getLogger(IncrementalSnapshotWriter.class);
@@ -83,32 +83,33 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
             }
             List<SharedFileHandle> shared = new ArrayList<>();
             Map<String, SharedFileHandle> byName = new LinkedHashMap<>();
-            Map<String, byte[]> privateFiles = new LinkedHashMap<>();
             long uploaded = 0;
+            int ssts = 0;
             for (Map.Entry<String, Path> f : files.entrySet()) {
                 String name = f.getKey();
-                if (!name.endsWith(".sst")) {
-                    privateFiles.put(name, Files.readAllBytes(f.getValue()));
-                    continue;
-                }
-                SharedFileHandle handle = reusable.get(name);
+                boolean sst = name.endsWith(".sst");
+                // SSTs are immutable, so one of the same name is the same file; MANIFEST, CURRENT and OPTIONS keep
+                // their names while their content changes, so they are uploaded again by every native checkpoint
+                // (inline in _metadata when small) and shared only by the delta checkpoints over this one
+                SharedFileHandle handle = sst ? reusable.get(name) : null;
                 if (handle == null) {
                     handle = new SharedFileHandle(name, upload(f.getValue()), checkpointId);
                     uploaded += handle.handle().size();
                 }
+                ssts += sst ? 1 : 0;
                 shared.add(handle);
                 byName.put(name, handle);
             }
-            if (shared.isEmpty()) {
+            if (ssts == 0) {
                 throw new IOException("the RocksDB checkpoint in " + checkpointDirectory + " has no SST file");
             }
             long uploadedAt = System.nanoTime();
             StreamStateHandle delegate = IncrementalFormat.writeStream(streams,
-                    data -> new IncrementalFormat(checkpointId, columns, privateFiles, List.of()).write(data));
-            onWritten.accept(new NativeCheckpointFiles(checkpointId, byName, privateFiles, columns));
+                    data -> new IncrementalFormat(checkpointId, columns, Map.of(), List.of()).write(data));
+            onWritten.accept(new NativeCheckpointFiles(checkpointId, byName, columns));
             long done = System.nanoTime();
-            LOG.debug("Incremental snapshot of checkpoint {} ({}): {} SST files, {} uploaded now ({} bytes), {} reused; "
-                    + "asynchronous part {} us: write-back and native checkpoint {} us, SST uploads {} us, private stream "
+            LOG.debug("Incremental snapshot of checkpoint {} ({}): {} files, {} uploaded now ({} bytes), {} reused; "
+                    + "asynchronous part {} us: write-back and native checkpoint {} us, uploads {} us, private stream "
                     + "({} bytes) {} us", checkpointId, context, shared.size(),
                     shared.stream().filter(s -> s.uploadedBy() == checkpointId).count(), uploaded,
                     shared.stream().filter(s -> s.uploadedBy() != checkpointId).count(), (done - start) / 1000,

@@ -11,15 +11,13 @@ import java.util.Map;
  * columns) to describe the same DB plus its delta. Immutable.
  *
  * @param checkpointId the snapshot that made the native checkpoint
- * @param shared SST name → handle, in name order (uploaded by this snapshot or reused from an earlier one)
- * @param privateFiles name → content of the other files of the checkpoint directory (MANIFEST, CURRENT, OPTIONS)
+ * @param shared file name → handle of every file of the checkpoint directory, in name order: the SST files (uploaded
+ *        by this snapshot or reused from an earlier one) and MANIFEST, CURRENT and OPTIONS (uploaded by this snapshot)
  * @param columns state name → kind of every column family, in column family order
  */
-record NativeCheckpointFiles(long checkpointId, Map<String, SharedFileHandle> shared, Map<String, byte[]> privateFiles,
-        Map<String, StateKind> columns) {
+record NativeCheckpointFiles(long checkpointId, Map<String, SharedFileHandle> shared, Map<String, StateKind> columns) {
     NativeCheckpointFiles {
         shared = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(shared));
-        privateFiles = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(privateFiles));
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
     }
 }

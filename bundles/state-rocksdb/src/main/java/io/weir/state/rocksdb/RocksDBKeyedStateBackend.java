@@ -98,7 +98,7 @@ public final class RocksDBKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, Column> columns = new LinkedHashMap<>();
     // Task thread only. Registered states (their columns are in columns).
     private final Map<String, AbstractRocksState> states = new LinkedHashMap<>();
-    // Task thread only. SST name -> handle: the shared files of the last completed checkpoint, reusable.
+    // Task thread only. File name -> handle: the shared files of the last completed checkpoint; its SSTs are reusable.
     private Map<String, SharedFileHandle> confirmed = Map.of();
     // Task thread only. The checkpoint whose files confirmed holds (-1: none).
     private long confirmedId = -1;

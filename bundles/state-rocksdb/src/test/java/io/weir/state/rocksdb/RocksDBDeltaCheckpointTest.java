@@ -147,6 +147,29 @@ class RocksDBDeltaCheckpointTest {
     }
 
     @Test
+    void deltaCheckpointRefersToItsBasesManifestAndOptionsInsteadOfWritingThemAgain() throws Exception {
+        KeyedStateBackend b = rocks(ALL, 100_000, List.of());
+        changeAll(b, "one");
+        KeyGroupsStateHandle one = nativeCheckpoint(b, 1);
+        changeAll(b, "two");
+        KeyGroupsStateHandle two = deltaCheckpoint(b, 2);
+
+        List<String> baseFiles = sstNames(one).stream().filter(n -> !n.endsWith(".sst")).toList();
+        assertThat(baseFiles).as("checkpoint 1's shared files besides the SSTs")
+                .anyMatch(n -> n.startsWith("MANIFEST-")).anyMatch(n -> n.startsWith("OPTIONS-")).contains("CURRENT");
+        assertThat(sstNames(two)).as("checkpoint 2 refers to them").containsAll(baseFiles);
+        assertThat(two.sharedFiles()).allMatch(f -> f.uploadedBy() == 1);
+        for (KeyGroupsStateHandle h : List.of(one, two)) {
+            try (DataInputStream in = new DataInputStream(h.delegate().open())) {
+                assertThat(IncrementalFormat.read(in).files()).as("files in the private stream").isEmpty();
+            }
+        }
+        assertThat(two.checkpointedSize(2)).as("what the delta wrote: its private stream only")
+                .isEqualTo(two.delegate().size());
+        assertState(rocks(ALL, 100_000, List.of(two)), ALL, values, sums);
+    }
+
+    @Test
     void deltaCheckpointsOfTwoSubtasksRestoreIntoOne() throws Exception {
         KeyGroupRange low = new KeyGroupRange(0, 40);
         KeyGroupRange high = new KeyGroupRange(41, MAX_PARALLELISM - 1);
