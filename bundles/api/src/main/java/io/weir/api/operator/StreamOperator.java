@@ -34,6 +34,19 @@ public interface StreamOperator extends CheckpointListener {
     void processElement(Row row, Output out) throws Exception;
 
     /**
+     * The input fields this operator reads, so that the engine need not decode the others. Asked once, after
+     * {@link #open}, and only of the first operator of a task that reads from the network; rows handed to
+     * {@link #processElement} may then hold {@code null} in every field not listed (the key fields of a keyed input
+     * are always decoded). An operator that returns positions must not read other fields nor emit, print or store
+     * the input row itself.
+     *
+     * @return positions in the input schema, or {@code null} (the default) when the operator may read any field
+     */
+    default int[] inputFieldsRead() {
+        return null;
+    }
+
+    /**
      * A timer this operator registered through {@link OperatorContext#timerService()} fired. Keyed state is
      * scoped to {@code key}; the timer is already removed (registering it again schedules a new one).
      * Event-time timers fire before {@link #processWatermark} for the watermark that passed them.

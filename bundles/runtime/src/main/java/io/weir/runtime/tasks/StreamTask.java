@@ -66,6 +66,12 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
     private long lastWatermarkOut = Long.MIN_VALUE;
     /** Thread-safe; see the class comment for who moves it. */
     private final TaskStateMachine state;
+    /**
+     * {@code deployment.writers()} as an array, for {@link #outputAvailable()}, which runs once per record: iterating
+     * the list allocated an iterator per record (3.7 of the counter threads' 47 GB allocated in a 25 s
+     * {@code throughput-16} run, JFR). Never modified after the constructor.
+     */
+    private final RecordWriter[] writerArray;
     /** The task thread once {@link #run()} started, else null; read by {@link #cancel()} to interrupt it. */
     private volatile Thread thread;
     /**
@@ -77,6 +83,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
 
     protected StreamTask(TaskDeployment deployment, TaskServices services) {
         this.deployment = deployment;
+        this.writerArray = deployment.writers().toArray(new RecordWriter[0]);
         this.services = services;
         this.processor = new MailboxProcessor(mailbox, this::runDefaultAction);
         this.state = new TaskStateMachine(deployment.jobName() + "/" + deployment.taskId());
@@ -298,7 +305,7 @@ public abstract class StreamTask implements Runnable, TaskCheckpointGateway, Cha
 
     /** @return whether every writer can take a record (false = backpressured) */
     protected boolean outputAvailable() {
-        for (RecordWriter w : deployment.writers()) {
+        for (RecordWriter w : writerArray) {
             if (!w.isAvailable()) {
                 return false;
             }

@@ -178,6 +178,29 @@ class KeyedAggregateTest {
         }
     }
 
+    @Test
+    void readsOnlyTheKeyAndTheAggregatedFieldsAndGivesTheSameResultsWhenTheOthersAreNotDecoded() throws Exception {
+        PluginConfig countAndSum = config(Map.of("key", List.of("origin"), "aggregates", List.of(
+                Map.of("fn", "count", "as", "n"), Map.of("fn", "sum", "field", "delay", "as", "total"))));
+        StreamOperator op = new KeyedAggregateFactory().create(countAndSum, INPUT);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
+        op.initializeState(context);
+        List<Row> full = randomRows(300, 11);
+        List<Row> keyAndDelayOnly = new ArrayList<>();
+        for (Row r : full) {
+            keyAndDelayOnly.add(new Row(INPUT, r.get(0), r.get(1), null, null));
+        }
+
+        assertThat(op.inputFieldsRead()).containsExactlyInAnyOrder(0, 1);
+        List<Row> fromFull = run(op, context, full);
+        StreamOperator narrow = new KeyedAggregateFactory().create(countAndSum, INPUT);
+        InMemoryOperatorContext narrowContext = InMemoryOperatorContext.keyed();
+        narrow.initializeState(narrowContext);
+        assertThat(run(narrow, narrowContext, keyAndDelayOnly)).isEqualTo(fromFull);
+        StreamOperator all = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        assertThat(java.util.Arrays.stream(all.inputFieldsRead()).distinct().sorted().toArray()).containsExactly(0, 1, 2, 3);
+    }
+
     private static List<Row> run(StreamOperator op, InMemoryOperatorContext context, List<Row> input) throws Exception {
         List<Row> out = new ArrayList<>();
         for (Row row : input) {

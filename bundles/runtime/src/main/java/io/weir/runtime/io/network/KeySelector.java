@@ -25,6 +25,11 @@ public final class KeySelector {
         this.keySchema = input.project(keyFields);
     }
 
+    /** @return the positions of the key fields in the input schema, in key order (a copy) */
+    public int[] positions() {
+        return positions.clone();
+    }
+
     /** @return the schema of key rows */
     public Schema keySchema() {
         return keySchema;

@@ -33,6 +33,8 @@ public final class AggregatePlan {
     private final Schema output;
     private final Schema accumulator;
     private final int[] keyPositions;
+    /** Input positions read per row: the key fields, then each aggregate's field (COUNT reads none). */
+    private final int[] fieldsRead;
     private final List<String> keyNames;
     private final Aggregator[] aggregators;
     private final List<AggregateSpec> specs;
@@ -59,6 +61,10 @@ public final class AggregatePlan {
         Schema.Builder acc = Schema.builder().field("count", FieldType.LONG);
         aggregators = new Aggregator[specs.size()];
         int slot = 1;
+        java.util.List<Integer> read = new java.util.ArrayList<>();
+        for (int p : keyPositions) {
+            read.add(p);
+        }
         for (int j = 0; j < specs.size(); j++) {
             AggregateSpec spec = specs.get(j);
             if (spec.function() == AggregateFunction.COUNT) {
@@ -67,6 +73,7 @@ public final class AggregatePlan {
                 continue;
             }
             int position = input.require(spec.field());
+            read.add(position);
             FieldType type = input.field(position).type();
             String problem = checkType(spec.function(), type);
             if (problem != null) {
@@ -96,6 +103,15 @@ public final class AggregatePlan {
         }
         this.accumulator = acc.build();
         this.output = new Schema(out);
+        this.fieldsRead = read.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * @return the input positions {@link #accumulate} and {@link #result} read: the key fields, then each
+     *         aggregate's input field (a copy; repeats possible)
+     */
+    public int[] fieldsRead() {
+        return fieldsRead.clone();
     }
 
     /**

@@ -61,6 +61,15 @@ public final class KeyedAggregateOperator implements StreamOperator {
     }
 
     /**
+     * @return the key fields and the aggregates' input fields ({@link AggregatePlan#fieldsRead}), or null (every
+     *         field) with stddev columns
+     */
+    @Override
+    public int[] inputFieldsRead() {
+        return stddev == null ? plan.fieldsRead() : null;
+    }
+
+    /**
      * Folds the row into its key's accumulator and emits the key's updated aggregates.
      *
      * @throws IllegalStateException if a long sum overflows (naming operator, subtask and row) or the
@@ -74,7 +83,7 @@ public final class KeyedAggregateOperator implements StreamOperator {
             acc = plan.accumulate(accumulators.value(), row);
         } catch (ArithmeticException e) {
             throw new IllegalStateException("keyed-aggregate " + context.operatorId() + " subtask "
-                    + context.subtaskIndex() + " of job " + context.jobName() + ": sum overflows long at row " + row, e);
+                    + context.subtaskIndex() + " of job " + context.jobName() + ": sum overflows long at row " + describe(row), e);
         }
         accumulators.update(acc);
         Row result = plan.result(acc, row);
@@ -84,5 +93,18 @@ public final class KeyedAggregateOperator implements StreamOperator {
             result = stddev.extend(result, m);
         }
         out.collect(result);
+    }
+
+    /** The fields of {@code row} this operator reads (the only ones decoded, see {@link #inputFieldsRead}). */
+    private String describe(Row row) {
+        int[] read = inputFieldsRead();
+        if (read == null) {
+            return row.toString();
+        }
+        StringBuilder sb = new StringBuilder("{");
+        for (int p : java.util.Arrays.stream(read).distinct().toArray()) {
+            sb.append(sb.length() > 1 ? ", " : "").append(row.schema().field(p).name()).append('=').append(row.get(p));
+        }
+        return sb.append('}').toString();
     }
 }
