@@ -13,15 +13,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * the task is not waiting is remembered, so none is lost.
  *
  * <p>The task thread checks for mail between records with {@link #hasMail()}, one volatile read;
- * the lock is taken only when there is mail or when the task has nothing else to do.
+ * the lock is taken only when there is mail or when the task has nothing else to do. {@link #wakeUp()} takes
+ * it only when the task thread waits: input gates and buffer pools call it for every buffer, mostly while the
+ * task is busy, where it is one volatile write and one volatile read.
  */
 public final class TaskMailbox {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Guarded by {@link #lock}. */
     private final ArrayDeque<Mail> queue = new ArrayDeque<>();
-    /** Guarded by {@link #lock}. */
-    private boolean signalled;
+    /**
+     * Written by any thread without the lock ({@link #wakeUp}), cleared by the task thread under it. Volatile, as is
+     * {@link #waiting}: a waker writes this then reads {@code waiting}, the task thread writes {@code waiting} then
+     * reads this, so at least one of them sees the other's write and no wake-up is lost.
+     */
+    private volatile boolean signalled;
+    /** Whether the task thread is in {@link #waitForMailOrSignal}; written by it under {@link #lock}. */
+    private volatile boolean waiting;
     /** Written under {@link #lock}; read by the task thread without it. */
     private volatile boolean hasMail;
     /** Guarded by {@link #lock}. */
@@ -47,14 +55,19 @@ public final class TaskMailbox {
         }
     }
 
-    /** Wakes the task thread if it waits, or makes its next wait return at once. Thread-safe. */
+    /**
+     * Wakes the task thread if it waits, or makes its next wait return at once. Thread-safe; takes the lock only
+     * when the task thread waits.
+     */
     public void wakeUp() {
-        lock.lock();
-        try {
-            signalled = true;
-            changed.signal();
-        } finally {
-            lock.unlock();
+        signalled = true;
+        if (waiting) {
+            lock.lock();
+            try {
+                changed.signal();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -87,12 +100,14 @@ public final class TaskMailbox {
     public void waitForMailOrSignal(long timeoutNanos) throws InterruptedException {
         lock.lock();
         try {
+            waiting = true;
             long remaining = timeoutNanos;
             while (queue.isEmpty() && !signalled && !closed && remaining > 0) {
                 remaining = changed.awaitNanos(remaining);
             }
             signalled = false;
         } finally {
+            waiting = false;
             lock.unlock();
         }
     }

@@ -2,6 +2,8 @@ package io.weir.runtime.io.network;
 
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The consumer end of all input edges of one task: one channel per (edge, producer subtask), each
@@ -9,7 +11,12 @@ import java.util.List;
  * A blocked channel (during alignment, PROTOCOL.md §4) is not read until it is resumed.
  *
  * <p>{@link #pollNext()}, {@link #block}, {@link #resumeAll}: task thread only. The data-available
- * notification comes from producer threads and is guarded by {@code this}.
+ * notification comes from producer threads and takes no lock: the queue of channels with data is a lock-free
+ * queue in which each channel appears at most once ({@code queued}, set by compare-and-set). It used to be
+ * guarded by {@code this}, a monitor that each producer and the consumer took for every 32 KB buffer; in a JFR
+ * of {@code throughput-16} (with {@code -XX:+DebugNonSafepoints}) 126 of 744 execution samples of the counter
+ * threads were on the consumer's side of it (benchmarks/README.md, issue 13). Priority barriers (rare) are
+ * still guarded by {@code this}.
  */
 public final class InputGate {
     /** A received entry and the channel it came through. */
@@ -19,10 +26,13 @@ public final class InputGate {
     private final List<PipelinedSubpartition> channels;
     /** Set once by the consuming task before data flows. */
     private volatile Runnable wakeUp = () -> { };
-    /** Guarded by this. */
-    private final ArrayDeque<Integer> withData = new ArrayDeque<>();
-    /** Guarded by this. */
-    private final boolean[] queued;
+    /** Channels that may have data, each at most once; producers add, the task thread polls. */
+    private final ConcurrentLinkedQueue<Integer> withData = new ConcurrentLinkedQueue<>();
+    /**
+     * {@code queued[c] == 1} while channel c is in {@link #withData} (or about to be added by whoever set it):
+     * set 0 → 1 by the thread that adds c, back to 0 by the task thread after polling c and before reading it.
+     */
+    private final AtomicIntegerArray queued;
     /** Guarded by this: channels that announced a priority barrier. */
     private final ArrayDeque<Integer> priority = new ArrayDeque<>();
     /** Written under this, read lock-free between records. */
@@ -35,7 +45,7 @@ public final class InputGate {
      */
     public InputGate(List<PipelinedSubpartition> channels) {
         this.channels = List.copyOf(channels);
-        this.queued = new boolean[channels.size()];
+        this.queued = new AtomicIntegerArray(channels.size());
         this.blocked = new boolean[channels.size()];
         for (int i = 0; i < this.channels.size(); i++) {
             final int channel = i;
@@ -75,18 +85,19 @@ public final class InputGate {
         return channels.size();
     }
 
-    /** @return the next entry of a non-blocked channel, or null if none has data now */
+    /**
+     * @return the next entry of a non-blocked channel, or null if none has data now
+     */
     public ChannelEntry pollNext() {
         while (true) {
-            int channel;
-            synchronized (this) {
-                Integer c = withData.poll();
-                if (c == null) {
-                    return null;
-                }
-                channel = c;
-                queued[channel] = false;
+            Integer c = withData.poll();
+            if (c == null) {
+                return null;
             }
+            int channel = c;
+            // cleared before the channel is read: data a producer adds from now on queues the channel again, and
+            // data it added before is seen by the hasReceived() below
+            queued.set(channel, 0);
             if (blocked[channel]) {
                 continue; // re-queued on resume
             }
@@ -176,12 +187,9 @@ public final class InputGate {
         wakeUp.run();
     }
 
+    /** Queues {@code channel} unless it is queued already; any thread, lock-free. */
     private void enqueue(int channel) {
-        synchronized (this) {
-            if (queued[channel]) {
-                return;
-            }
-            queued[channel] = true;
+        if (queued.get(channel) == 0 && queued.compareAndSet(channel, 0, 1)) {
             withData.add(channel);
         }
     }

@@ -1,0 +1,108 @@
+package io.weir.runtime.io.network;
+
+import io.weir.runtime.mailbox.TaskMailbox;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock-free data-available path of {@link InputGate}: producers on their own threads, the consumer polling and
+ * waiting on a {@link TaskMailbox} as a task thread does.
+ */
+class InputGateConcurrencyTest {
+    /** A wait this long means a notification was lost (the producers never pause that long). */
+    private static final long LOST_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** One event of a producer: its channel and sequence number. */
+    private record Seq(int channel, int n) {
+    }
+
+    @Test
+    void everyEntryOfEveryChannelArrivesOnceInOrderAndNoNotificationIsLost() throws Exception {
+        int channels = 3;
+        int perChannel = 30_000;
+        List<PipelinedSubpartition> sps = new ArrayList<>();
+        for (int c = 0; c < channels; c++) {
+            sps.add(new PipelinedSubpartition(2));
+        }
+        InputGate gate = new InputGate(sps);
+        TaskMailbox mailbox = new TaskMailbox();
+        gate.setDataAvailableListener(mailbox::wakeUp);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> producers = new ArrayList<>();
+        for (int c = 0; c < channels; c++) {
+            int channel = c;
+            Thread t = new Thread(() -> {
+                try {
+                    for (int n = 0; n < perChannel; n++) {
+                        // events need no credit: each add notifies the gate when the channel's queue was empty
+                        sps.get(channel).addEvent(new Seq(channel, n));
+                        if (n % 64 == 0) {
+                            Thread.yield();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "producer-" + c);
+            producers.add(t);
+        }
+        int[] next = new int[channels];
+        int received = 0;
+        int fullTimeouts = 0;
+        producers.forEach(Thread::start);
+        try {
+            while (received < channels * perChannel && failure.get() == null) {
+                InputGate.ChannelEntry e = gate.pollNext();
+                if (e == null) {
+                    long start = System.nanoTime();
+                    mailbox.waitForMailOrSignal(LOST_NANOS);
+                    if (System.nanoTime() - start >= LOST_NANOS) {
+                        fullTimeouts++;
+                    }
+                    continue;
+                }
+                Seq s = (Seq) e.entry();
+                assertThat(s.channel()).as("entry of channel %d delivered through channel %d", s.channel(), e.channel())
+                        .isEqualTo(e.channel());
+                assertThat(s.n()).as("next entry of channel %d", s.channel()).isEqualTo(next[s.channel()]);
+                next[s.channel()]++;
+                received++;
+            }
+        } finally {
+            for (Thread t : producers) {
+                t.interrupt();
+                t.join();
+            }
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(received).isEqualTo(channels * perChannel);
+        assertThat(fullTimeouts).as("waits that lost their notification").isZero();
+        assertThat(gate.pollNext()).as("nothing left, no channel delivered twice").isNull();
+    }
+
+    @Test
+    void aBlockedChannelIsSkippedAndItsDataReadAfterResume() {
+        PipelinedSubpartition a = new PipelinedSubpartition(2);
+        PipelinedSubpartition b = new PipelinedSubpartition(2);
+        InputGate gate = new InputGate(List.of(a, b));
+        AtomicInteger signals = new AtomicInteger();
+        gate.setDataAvailableListener(signals::incrementAndGet);
+        gate.block(0);
+        a.addEvent("a1");
+        b.addEvent("b1");
+        assertThat(gate.pollNext().entry()).isEqualTo("b1");
+        assertThat(gate.pollNext()).as("channel 0 is blocked").isNull();
+        gate.resume(0);
+        InputGate.ChannelEntry e = gate.pollNext();
+        assertThat(e.channel()).isZero();
+        assertThat(e.entry()).isEqualTo("a1");
+        assertThat(signals.get()).isEqualTo(2);
+    }
+}

@@ -1,0 +1,117 @@
+package io.weir.runtime.tasks;
+
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.Schema;
+import io.weir.core.storage.CheckpointStreamFactory;
+import io.weir.core.checkpoint.KeyGroupsStateHandle;
+import io.weir.core.state.AsyncSnapshot;
+import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.runtime.io.network.KeySelector;
+import io.weir.runtime.operators.DefaultOperatorContext;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The current key {@link ChainedOperator} sets per record, with its reuse of recent key rows. */
+class ChainedOperatorKeyTest {
+    private static final int MAX_PARALLELISM = 128;
+    private static final Schema INPUT = Schema.builder().field("key", FieldType.LONG).field("v", FieldType.LONG).build();
+    private static final Schema KEY = Schema.builder().field("key", FieldType.LONG).build();
+
+    /** The keys set, in order, with their key groups. */
+    private final List<Row> keys = new ArrayList<>();
+    private final List<Integer> keyGroups = new ArrayList<>();
+
+    @Test
+    void everyRecordGetsItsOwnKeyAndKeyGroupEvenWhenKeysShareAHash() throws Exception {
+        ChainedOperator op = keyedOperator();
+        // 0 and -1 hash alike (Long.hashCode), so they share a slot of the recent keys and their hash
+        long[] input = {0, -1, 0, -1, 7, 0, 1L << 32, 1};
+
+        for (long k : input) {
+            op.process(new Row(INPUT, k, 100L));
+        }
+
+        assertThat(keys).extracting(r -> r.get(0)).containsExactly(0L, -1L, 0L, -1L, 7L, 0L, 1L << 32, 1L);
+        for (int i = 0; i < input.length; i++) {
+            assertThat(keys.get(i)).isEqualTo(new Row(KEY, input[i]));
+            assertThat(keyGroups.get(i)).as("key group of key %d", input[i])
+                    .isEqualTo(KeyGroupAssignment.keyGroupFor(new Row(KEY, input[i]), MAX_PARALLELISM));
+        }
+    }
+
+    @Test
+    void aKeyThatRecursReusesItsKeyRow() throws Exception {
+        ChainedOperator op = keyedOperator();
+
+        op.process(new Row(INPUT, 5L, 1L));
+        op.process(new Row(INPUT, 6L, 2L));
+        op.process(new Row(INPUT, 5L, 3L));
+
+        assertThat(keys.get(2)).as("the second record of key 5 gets the first one's key row").isSameAs(keys.get(0));
+        assertThat(keys.get(1)).isNotSameAs(keys.get(0));
+    }
+
+    @Test
+    void nullKeysAreSetAndReusedLikeOthers() throws Exception {
+        ChainedOperator op = keyedOperator();
+
+        op.process(new Row(INPUT, null, 1L));
+        op.process(new Row(INPUT, 0L, 2L));
+        op.process(new Row(INPUT, null, 3L));
+
+        assertThat(keys).extracting(r -> r.get(0)).containsExactly(null, 0L, null);
+        assertThat(keyGroups.get(2)).isEqualTo(KeyGroupAssignment.keyGroupFor(new Row(KEY, (Object) null), MAX_PARALLELISM));
+    }
+
+    private ChainedOperator keyedOperator() {
+        KeyedStateBackend backend = new RecordingBackend();
+        DefaultOperatorContext context = new DefaultOperatorContext("job", "op", 0, 1, false, null, backend);
+        ChainedOperator op = new ChainedOperator("op", (row, out) -> { }, context, new KeySelector(INPUT, List.of("key")),
+                MAX_PARALLELISM, 0, 0);
+        op.output = row -> { };
+        return op;
+    }
+
+    /** Records every current key; holds no state. */
+    private final class RecordingBackend implements KeyedStateBackend {
+        private Row current;
+
+        @Override
+        public void setCurrentKey(Row key, int keyGroup) {
+            keys.add(key);
+            keyGroups.add(keyGroup);
+            current = key;
+        }
+
+        @Override
+        public Row currentKey() {
+            return current;
+        }
+
+        @Override
+        public KeyGroupRange keyGroupRange() {
+            return new KeyGroupRange(0, MAX_PARALLELISM - 1);
+        }
+
+        @Override
+        public <S> S getState(io.weir.api.state.StateDescriptor<S> descriptor) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public AsyncSnapshot<KeyGroupsStateHandle> snapshot(long checkpointId, CheckpointStreamFactory streams) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
