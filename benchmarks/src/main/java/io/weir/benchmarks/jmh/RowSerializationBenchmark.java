@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link RowSerializer} on one datagen-like row ({@link DatagenRows}: key, seq, ts and a 100-byte
- * payload; 129 bytes serialized) through the runtime's reusable {@link ByteArrayDataOutput} and
- * {@link ByteArrayDataInput}, as {@code RecordWriter} and {@code RecordDeserializer} use them.
+ * payload; 129 bytes serialized): {@link #serialize} through the runtime's reusable {@link ByteArrayDataOutput},
+ * {@link #serializeInto} straight into a byte array as {@code RecordWriter} does, and {@link #deserialize} from the
+ * reusable {@link ByteArrayDataInput} as {@code RecordDeserializer} does.
  * Score: rows per µs (one operation = one row), single-threaded.
  *
  * <p>State is per benchmark thread ({@link Scope#Thread}); JMH runs each benchmark on one thread.
@@ -38,8 +39,10 @@ public class RowSerializationBenchmark {
     private RowSerializer serializer;
     /** The row {@link #serialize} writes. Benchmark thread only. */
     private Row row;
-    /** Reused per row, as in {@code RecordWriter}. Benchmark thread only. */
+    /** Reused per row by {@link #serialize}. Benchmark thread only. */
     private ByteArrayDataOutput out;
+    /** What {@link #serializeInto} writes into, as a network buffer's segment. Benchmark thread only. */
+    private byte[] segment = new byte[32 * 1024];
     /** Reused per row, as in {@code RecordDeserializer}. Benchmark thread only. */
     private ByteArrayDataInput in;
     /** The serialized form of {@link #row}, which {@link #deserialize} reads. Benchmark thread only. */
@@ -72,6 +75,17 @@ public class RowSerializationBenchmark {
         serializer.serialize(row, out);
         bh.consume(out.length());
         bh.consume(out.array());
+    }
+
+    /**
+     * Serializes one row straight into a byte array ({@link RowSerializer#serializeInto}), the record path's way.
+     *
+     * @param bh sinks the end position so the work is not eliminated
+     */
+    @Benchmark
+    public void serializeInto(Blackhole bh) {
+        bh.consume(serializer.serializeInto(row, segment, 4, segment.length));
+        bh.consume(segment);
     }
 
     /**

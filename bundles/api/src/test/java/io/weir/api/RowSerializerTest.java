@@ -51,6 +51,57 @@ class RowSerializerTest {
     }
 
     @Test
+    void serializeIntoWritesTheBytesOfSerializeForEveryTypeAndNullsInEveryBitmapByte() throws IOException {
+        Schema.Builder b = Schema.builder();
+        FieldType[] kinds = FieldType.values();
+        Object[] values = new Object[70];
+        for (int i = 0; i < values.length; i++) {
+            FieldType t = kinds[i % kinds.length];
+            b.field("f" + i, t);
+            values[i] = i % 5 == 3 ? null : switch (t) {
+                case LONG, TIMESTAMP -> (i % 2 == 0 ? -1L : 1L) * (0x0102030405060708L + i);
+                case INT -> -i * 1_000_003;
+                case DOUBLE -> i / 3.0;
+                case BOOLEAN -> i % 2 == 0;
+                case STRING -> "é" + i;
+                case BYTES -> new byte[] {(byte) i, (byte) -i};
+            };
+        }
+        Row row = new Row(b.build(), values);
+        RowSerializer serializer = new RowSerializer(row.schema());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        serializer.serialize(row, new DataOutputStream(bytes));
+        byte[] expected = bytes.toByteArray();
+        byte[] target = new byte[expected.length + 10];
+        java.util.Arrays.fill(target, (byte) 0x55); // stale bytes of an earlier row: the bitmap must not keep them
+
+        int end = serializer.serializeInto(row, target, 3, target.length);
+
+        assertThat(end).isEqualTo(3 + expected.length);
+        assertThat(java.util.Arrays.copyOfRange(target, 3, end)).isEqualTo(expected);
+    }
+
+    @Test
+    void serializeIntoReturnsMinusOneAndWritesNothingAtOrPastTheLimitWhenTheRowDoesNotFit() {
+        Schema schema = Schema.builder().field("k", FieldType.LONG).field("s", FieldType.STRING)
+                .field("i", FieldType.INT).field("b", FieldType.BYTES).build();
+        Row row = new Row(schema, 7L, "abc", 9, new byte[5]);
+        RowSerializer serializer = new RowSerializer(schema);
+        int size = 1 + 8 + (4 + 3) + 4 + (4 + 5); // bitmap, long, string, int, bytes
+
+        for (int limit = 2; limit < 2 + size; limit++) {
+            byte[] target = new byte[40];
+            java.util.Arrays.fill(target, (byte) 0x55);
+
+            assertThat(serializer.serializeInto(row, target, 2, limit)).as("limit %d", limit).isEqualTo(-1);
+            for (int i = limit; i < target.length; i++) {
+                assertThat(target[i]).as("byte %d with limit %d", i, limit).isEqualTo((byte) 0x55);
+            }
+        }
+        assertThat(serializer.serializeInto(row, new byte[40], 2, 2 + size)).isEqualTo(2 + size);
+    }
+
+    @Test
     void decodingOnlyRejectsAPositionOutsideTheSchema() {
         RowSerializer serializer = new RowSerializer(Schema.builder().field("k", FieldType.LONG).build());
 

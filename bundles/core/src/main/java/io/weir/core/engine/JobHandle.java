@@ -22,7 +22,8 @@ public interface JobHandle {
      * other tasks (a broadcast row counts once) since the current attempt's tasks were deployed; a restart
      * starts again from 0, as Flink's task metrics do. Only an operator whose output leaves its task has an
      * entry: a sink, or an operator chained into its successor (forward edge, equal parallelism), has none.
-     * The values may lag the record path by a few rows.
+     * The values may lag the record path by the rows in partly filled network buffers (counted when a buffer
+     * is sent).
      *
      * @return operator id → rows, >= 0; empty before the tasks are deployed and for engines that do not count
      */

@@ -121,7 +121,7 @@ public final class DatagenReader implements SourceReader {
             idleWaitNanos = Math.max(MIN_IDLE_NANOS, pacer.nanosUntilNext(now));
             return PollStatus.NOTHING_AVAILABLE;
         }
-        long ts = wallClockMillis.getAsLong();
+        Long ts = wallClockMillis.getAsLong(); // boxed once: every row of one poll shares it
         long keys = settings.keys();
         for (long j = 0; j < n; j++) {
             long seq = emitted + j;

@@ -18,6 +18,13 @@ public final class BufferPool {
     /** Guarded by this: buffers created so far (created lazily up to capacity). */
     private int created;
     private final CopyOnWriteArrayList<Runnable> availabilityListeners = new CopyOnWriteArrayList<>();
+    /**
+     * The number of available buffers at which a recycle tells the listeners, {@code max(1, capacity / 4)}: a
+     * backpressured producer is woken once a few buffers are free, not for every buffer (each wake-up is a park and
+     * an unpark of its thread). At most a quarter of the pool, so it is reached even while every channel holds a
+     * partly filled buffer (a pool has at least 3 buffers per channel, see {@code TaskDeployer}).
+     */
+    private final int wakeLevel;
     /** Buffers that {@link #request()} can still hand out; read lock-free on the record path. */
     private final java.util.concurrent.atomic.AtomicInteger available;
 
@@ -32,6 +39,7 @@ public final class BufferPool {
         this.bufferSize = bufferSize;
         this.capacity = capacity;
         this.available = new java.util.concurrent.atomic.AtomicInteger(capacity);
+        this.wakeLevel = Math.max(1, capacity / 4);
     }
 
     /** @return bytes per buffer */
@@ -76,7 +84,10 @@ public final class BufferPool {
         return created - free.size();
     }
 
-    /** Registers a listener run (on the recycling thread) whenever a buffer comes back. */
+    /**
+     * Registers a listener run on the recycling thread when the buffers available rise to {@code max(1, capacity / 4)}
+     * (a producer that found the pool empty is woken once that many are free again).
+     */
     public void addAvailabilityListener(Runnable listener) {
         availabilityListeners.add(listener);
     }
@@ -87,9 +98,11 @@ public final class BufferPool {
                 free.push(buffer);
             }
         }
-        available.incrementAndGet();
-        for (Runnable r : availabilityListeners) {
-            r.run();
+        // counts move by one, so a rise from empty passes through wakeLevel exactly once
+        if (available.incrementAndGet() == wakeLevel) {
+            for (Runnable r : availabilityListeners) {
+                r.run();
+            }
         }
     }
 }

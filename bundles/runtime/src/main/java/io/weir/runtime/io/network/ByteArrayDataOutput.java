@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable {@link DataOutput} into a byte array: a record is serialized here once, then copied
- * into the network buffer of every channel it goes to. Task thread only; reused per record.
+ * A growable {@link DataOutput} into a byte array, reusable after {@link #clear()}. (The record path no longer
+ * uses it: {@code RecordWriter} serializes rows with {@code RowSerializer#serializeInto}.) One thread at a time.
  */
 public final class ByteArrayDataOutput implements DataOutput {
     /** Task thread only. */

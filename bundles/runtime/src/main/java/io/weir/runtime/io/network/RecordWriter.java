@@ -3,8 +3,6 @@ package io.weir.runtime.io.network;
 import io.weir.api.Row;
 import io.weir.api.RowSerializer;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,10 +22,18 @@ public final class RecordWriter {
     private final BufferPool pool;
     private final ChannelSelector selector;
     private final RowSerializer serializer;
-    private final ByteArrayDataOutput scratch = new ByteArrayDataOutput();
+    /** Largest serialized row, bytes: the scratch array grows up to this (a row that does not fit is an error). */
+    private static final int MAX_SCRATCH_BYTES = Integer.MAX_VALUE - 16;
+    /** A row serialized for a broadcast or for a new buffer, bytes [0, scratchLength); task thread only, reused. */
+    private byte[] scratch = new byte[256];
+    /** Task thread only: valid bytes of {@link #scratch}. */
+    private int scratchLength;
+    /** Rows emitted (a broadcast row counts once); task thread only, published to {@link #recordsWritten}. */
+    private long written;
     /**
-     * Rows emitted (a broadcast row counts once), Flink's {@code numRecordsOut}. Written by the task thread only,
-     * with a release store (no lock, no fence on the record path); read by any thread.
+     * {@link #written} as of the last buffer handed to a channel or flush, Flink's {@code numRecordsOut}: the task
+     * thread publishes it with a release store once per buffer, not per row (no store to a shared cache line on the
+     * record path); read by any thread.
      */
     private final AtomicLong recordsWritten = new AtomicLong();
     /** Whether a row was emitted yet; task thread only (keeps the volatile write below to once per writer). */
@@ -64,27 +70,74 @@ public final class RecordWriter {
         this.serializer = serializer;
     }
 
-    /** Serializes {@code row} and appends it to its channel's buffer(s). */
+    /**
+     * Serializes {@code row} and appends it to its channel's buffer(s). A row for one channel is serialized straight
+     * into that channel's current buffer when it fits there; otherwise (no current buffer, the buffer is full, or a
+     * broadcast row) it is serialized once into a scratch array and copied.
+     */
     public void emit(Row row) {
-        scratch.clear();
-        try {
-            serializer.serialize(row, scratch);
-        } catch (IOException e) {
-            throw new UncheckedIOException("serializing " + row, e);
-        }
         int channel = selector.select(row);
         if (channel == ChannelSelector.BROADCAST) {
+            serializeToScratch(row);
             for (int c = 0; c < subpartitions.length; c++) {
                 append(c);
             }
-        } else {
+        } else if (!appendInPlace(channel, row)) {
+            serializeToScratch(row);
             append(channel);
         }
-        recordsWritten.lazySet(recordsWritten.get() + 1);
+        written++;
         if (!emitted) {
             emitted = true;
             firstRecordMillis = System.currentTimeMillis();
         }
+    }
+
+    /**
+     * Serializes {@code row} after the last record of {@code channel}'s current buffer, behind a 4-byte length.
+     *
+     * @return false, with the buffer unchanged, if there is no current buffer or the row does not fit in it (its
+     *         capacity, or the size the consumer asked for)
+     */
+    private boolean appendInPlace(int channel, Row row) {
+        NetworkBuffer b = current[channel];
+        if (b == null) {
+            return false;
+        }
+        int pos = b.size();
+        long desired = subpartitions[channel].desiredBufferSize();
+        int limit = (int) Math.min(b.capacity(), desired);
+        if (pos + 4 > limit) {
+            return false;
+        }
+        byte[] seg = b.segment();
+        int end = serializer.serializeInto(row, seg, pos + 4, limit);
+        if (end < 0) {
+            return false;
+        }
+        putLength(seg, pos, end - pos - 4);
+        b.setSize(end);
+        return true;
+    }
+
+    /** Serializes {@code row} into {@link #scratch} (from 0, growing it as needed) and sets {@link #scratchLength}. */
+    private void serializeToScratch(Row row) {
+        int end;
+        while ((end = serializer.serializeInto(row, scratch, 0, scratch.length)) < 0) {
+            if (scratch.length >= MAX_SCRATCH_BYTES) {
+                throw new IllegalArgumentException("row of schema " + serializer.schema() + " serializes to more than "
+                        + MAX_SCRATCH_BYTES + " bytes; records are limited to that size");
+            }
+            scratch = new byte[(int) Math.min(MAX_SCRATCH_BYTES, 2L * scratch.length)];
+        }
+        scratchLength = end;
+    }
+
+    private static void putLength(byte[] seg, int pos, int len) {
+        seg[pos] = (byte) (len >>> 24);
+        seg[pos + 1] = (byte) (len >>> 16);
+        seg[pos + 2] = (byte) (len >>> 8);
+        seg[pos + 3] = (byte) len;
     }
 
     /** @return when this writer emitted its first row, ms since the epoch, or -1 if it has not; any thread */
@@ -97,13 +150,18 @@ public final class RecordWriter {
         return sideOutput;
     }
 
-    /** @return rows emitted through this writer since it was created, >= 0; any thread (may lag by a few rows) */
+    /**
+     * @return rows emitted through this writer since it was created, >= 0; any thread. Counts the rows up to the last
+     *         buffer handed to a channel (a full buffer, a flush, an event or a barrier), so it lags by at most the
+     *         rows of the partly filled buffers, which the buffer timeout flushes.
+     */
     public long recordsWritten() {
         return recordsWritten.get();
     }
 
+    /** Appends the row in {@link #scratch} to {@code channel}, in a new buffer if it does not fit the current one. */
     private void append(int channel) {
-        int len = scratch.length();
+        int len = scratchLength;
         int need = len + 4;
         NetworkBuffer b = current[channel];
         if (b != null && (b.capacity() - b.size() < need
@@ -120,15 +178,13 @@ public final class RecordWriter {
         }
         byte[] seg = b.segment();
         int pos = b.size();
-        seg[pos] = (byte) (len >>> 24);
-        seg[pos + 1] = (byte) (len >>> 16);
-        seg[pos + 2] = (byte) (len >>> 8);
-        seg[pos + 3] = (byte) len;
-        System.arraycopy(scratch.array(), 0, seg, pos + 4, len);
+        putLength(seg, pos, len);
+        System.arraycopy(scratch, 0, seg, pos + 4, len);
         b.setSize(pos + need);
     }
 
     private void finish(int channel) {
+        recordsWritten.lazySet(written);
         NetworkBuffer b = current[channel];
         current[channel] = null;
         if (b != null) {
