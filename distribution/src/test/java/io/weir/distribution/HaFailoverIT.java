@@ -172,10 +172,16 @@ class HaFailoverIT {
             List<HaCluster.Completion> oldOwners = completions.stream()
                     .filter(c -> c.job().equals("ha-z") && c.node().startsWith(ownerLogs) && c.epoch() == oldEpoch).toList();
             LOG.info("The paused owner's completions under epoch {}: {}", oldEpoch, oldOwners);
-            assertThat(oldOwners).as("checkpoints the paused owner completed after the new owner's first (%s)", moved)
-                    .filteredOn(c -> c.atMillis() >= moved.atMillis()).isEmpty();
-            assertThat(oldOwners).as("checkpoints the paused owner completed after kill -CONT")
-                    .filteredOn(c -> c.atMillis() >= continuedAt).isEmpty();
+            // A completion is logged after the store add; a STOP between the two (seen in CI, 2026-12-01) logs one on
+            // waking whose store write came before the pause: the new owner found it stored when it claimed the store
+            // and restored from it. Only a checkpoint newer than that one would have completed behind the new owner.
+            long storedAtClaim = newestStoredAtClaim(cluster, oldEpoch);
+            assertThat(oldOwners).as("checkpoints the paused owner completed after the new owner's first (%s) that the new "
+                    + "owner did not find stored when it claimed the store (newest stored then: %d)", moved, storedAtClaim)
+                    .filteredOn(c -> c.atMillis() >= moved.atMillis() && c.checkpointId() > storedAtClaim).isEmpty();
+            assertThat(oldOwners).as("checkpoints the paused owner completed after kill -CONT that the new owner did not "
+                    + "find stored (newest stored then: %d)", storedAtClaim)
+                    .filteredOn(c -> c.atMillis() >= continuedAt && c.checkpointId() > storedAtClaim).isEmpty();
             assertThat(cluster.allLogs(owner)).as("the woken owner must not take the job back on its stale view")
                     .doesNotContain("Job ha-z reclaimed by this node");
             // the fenced former owner may leave in-progress files it wrote after SIGCONT: never committed, removed at the
@@ -184,6 +190,28 @@ class HaFailoverIT {
             assertIdsIncreaseAcrossOwners(completions, "ha-z");
         }
         deleteWork();
+    }
+
+    /**
+     * @return the newest checkpoint id of ha-z in the completed-checkpoint store when a node claimed it under an epoch
+     *         newer than {@code oldEpoch} (its log line "completed-checkpoint store claimed under epoch E (newest stored
+     *         checkpoint N)")
+     * @throws AssertionError if no node logged such a claim
+     */
+    private static long newestStoredAtClaim(HaCluster cluster, long oldEpoch) throws IOException {
+        java.util.regex.Pattern claim = java.util.regex.Pattern.compile(
+                "Job ha-z: completed-checkpoint store claimed under epoch (\\d+) \\(newest stored checkpoint (\\d+)\\)");
+        long newest = -1;
+        for (int i = 0; i < 3; i++) {
+            java.util.regex.Matcher m = claim.matcher(cluster.allLogs(i));
+            while (m.find()) {
+                if (Long.parseLong(m.group(1)) > oldEpoch) {
+                    newest = newest < 0 ? Long.parseLong(m.group(2)) : Math.min(newest, Long.parseLong(m.group(2)));
+                }
+            }
+        }
+        assertThat(newest).as("a claim of ha-z's completed-checkpoint store under an epoch after %d", oldEpoch).isNotNegative();
+        return newest;
     }
 
     /** @return the first completion of ha-z by a node other than the one whose logs start with {@code ownerLogs}, under a newer epoch */
