@@ -50,8 +50,9 @@ import java.util.Map;
  *     each seeing exactly the values at its own synchronous part. When no snapshot runs, maps and values are
  *     changed in place.</li>
  * <li>The asynchronous part ({@link KeyedSnapshotWriter}) iterates the captured maps on another
- *     thread. There are no locks and no volatile accesses on the record path; the captured maps are
- *     published to the writer through final fields and the executor hand-off.</li>
+ *     thread. There are no locks on the record path, and one volatile read (the running snapshots'
+ *     version) per {@code value()} and per write to a key group; the captured maps are published to the writer
+ *     through final fields and the executor hand-off, and the writer's end back through that version.</li>
  * <li>Cost: while a snapshot runs, each key group that is written is copied once (O(its size)) and each
  *     value read for update once (nothing for immutable values, whose copy is the value itself). Old maps
  *     and values become garbage once the writer finishes.</li>
