@@ -18,9 +18,10 @@ import io.weir.api.Row;
  * <li>a copy (copy-on-write after a snapshot, see {@link StateTable}) is a few array clones that keep every
  *     entry in its slot.</li>
  * </ul>
- * Each entry carries the state version ({@link KeyContext#epoch}) in which its value was last stored
- * ({@link #versionAt}): a value older than a running snapshot's version may be referenced by that snapshot and is
- * copied before it is handed out for an in-place update (per-entry copy-on-write, {@link StateTable#getForUpdate}).
+ * Each entry carries the state version ({@link KeyContext#epoch}) in which its value object was stored
+ * ({@link #versionAt}; changing the object in place keeps it): an object stored before a running snapshot's version
+ * may be referenced by that snapshot and is copied before it is handed out for an in-place update (per-entry
+ * copy-on-write, {@link StateTable#getForUpdate}).
  * A slot is free when its {@link #values} element is null (stored values are never null). Removal shifts the
  * following entries of the probe run back (no tombstones), so a run never contains a free slot. Capacity is a
  * power of two, at most 3/4 full. With integral keys, the one key whose field is null is kept aside
@@ -44,7 +45,7 @@ final class KeyGroupMap<V> {
     private long[] longKeys;
     private Row[] keys;
     private Object[] values;
-    /** Per slot: the state version in which {@code values[slot]} was stored. */
+    /** Per slot: the state version in which the object {@code values[slot]} was stored. */
     private long[] versions;
     private int size;
     /** capacity - 1. */

@@ -91,12 +91,18 @@ final class StateTable<V> {
         return value;
     }
 
-    /** Sets the current key's value (non-null). */
+    /**
+     * Sets the current key's value (non-null). Putting back the object that is stored (changed in place after
+     * {@link #getForUpdate}) writes nothing: an entry's version is when its object was stored, which decides
+     * whether a snapshot may hold that object.
+     */
     void put(V value) {
         Row key = ctx.key;
         int i = ctx.keyGroupIndex;
         if (key == foundKey && i == foundKeyGroupIndex) {
-            writableMap(i).setValueAt(foundSlot, value, ctx.epoch);
+            if (maps[i].valueAt(foundSlot) != value) {
+                writableMap(i).setValueAt(foundSlot, value, ctx.epoch);
+            }
         } else {
             setAt(i, key, value);
         }
