@@ -23,6 +23,12 @@ public final class Serializers {
         public Long deserialize(DataInput in) throws IOException {
             return in.readLong();
         }
+
+        /** @return {@code value}: it is immutable */
+        @Override
+        public Long copy(Long value) {
+            return value;
+        }
     };
 
     /** 4 bytes, big-endian. */
@@ -35,6 +41,12 @@ public final class Serializers {
         @Override
         public Integer deserialize(DataInput in) throws IOException {
             return in.readInt();
+        }
+
+        /** @return {@code value}: it is immutable */
+        @Override
+        public Integer copy(Integer value) {
+            return value;
         }
     };
 
@@ -49,6 +61,12 @@ public final class Serializers {
         public Double deserialize(DataInput in) throws IOException {
             return in.readDouble();
         }
+
+        /** @return {@code value}: it is immutable */
+        @Override
+        public Double copy(Double value) {
+            return value;
+        }
     };
 
     /** A 4-byte length, then UTF-8 bytes. */
@@ -61,6 +79,12 @@ public final class Serializers {
         @Override
         public String deserialize(DataInput in) throws IOException {
             return readString(in);
+        }
+
+        /** @return {@code value}: it is immutable */
+        @Override
+        public String copy(String value) {
+            return value;
         }
     };
 

@@ -22,8 +22,10 @@ import java.util.Map;
  * they stay dirty, since RocksDB still lacks them. Misses are cached too (value
  * null, clean), so an absent key costs one RocksDB read until it is evicted.
  *
- * <p>Values are kept by reference, as on the heap backend: the {@code ValueState} contract says a value must
- * not be modified after {@code update}.
+ * <p>Values are kept by reference. A value may be changed in place between {@code value()} and {@code update()}
+ * ({@code ValueState}'s read-modify-write): so a value a snapshot took ({@link #detachDirty}, {@link #copyDirty}),
+ * which may be serialized later on another thread, is marked shared, and the next {@link #get} of its key replaces
+ * it with the serializer's {@code copy} before handing it out (free for immutable types, whose copy is the value).
  *
  * <p>Task thread only.
  *
@@ -37,6 +39,8 @@ final class WriteBackCache<T> {
         boolean dirty;
         /** The snapshot epoch of this entry's last change (-1: none). */
         int changedIn = -1;
+        /** Whether {@link #value} was taken by a snapshot's {@link PendingWrites} (copy before handing it out). */
+        boolean shared;
 
         Entry(byte[] rocksKey, T value) {
             this.rocksKey = rocksKey;
@@ -84,9 +88,19 @@ final class WriteBackCache<T> {
         };
     }
 
-    /** @return the current key's value (null: none), read from RocksDB on a miss */
+    /**
+     * @return the current key's value (null: none), read from RocksDB on a miss; a value a snapshot took is copied
+     *         first, so the caller may change what it gets in place
+     */
     T get() {
-        return current().value;
+        Entry<T> e = current();
+        if (e.shared) {
+            e.shared = false;
+            if (e.value != null) {
+                e.value = serializer.copy(e.value);
+            }
+        }
+        return e.value;
     }
 
     /** Sets the current key's value (null: removes it); written to RocksDB on eviction or for the next snapshot. */
@@ -98,6 +112,7 @@ final class WriteBackCache<T> {
             entries.put(state.ctx.key, e);
         }
         e.value = value;
+        e.shared = false;
         if (e.changedIn != epoch) {
             e.changedIn = epoch;
             changedInEpoch++;
@@ -152,6 +167,7 @@ final class WriteBackCache<T> {
             if (e.dirty) { // else evicted and written meanwhile
                 keys[n] = e.rocksKey;
                 values[n] = e.value;
+                e.shared = true;
                 e.dirty = false;
                 n++;
             }
@@ -179,6 +195,7 @@ final class WriteBackCache<T> {
             Entry<T> e = dirty.get(i);
             keys[i] = e.rocksKey;
             values[i] = e.value;
+            e.shared = true;
         }
         return new PendingWrites<>(state, serializer, keys, values, keys.length, what);
     }
@@ -199,8 +216,9 @@ final class WriteBackCache<T> {
     }
 
     /**
-     * Values of one state taken by {@link #detachDirty} or {@link #copyDirty}: immutable once taken (the cache holds values by reference and
-     * the state contract forbids modifying them), so another thread may write them while the task thread goes on.
+     * Values of one state taken by {@link #detachDirty} or {@link #copyDirty}: unchanged once taken (the cache copies a
+     * shared value before handing it out for an in-place update), so another thread may write them while the task
+     * thread goes on.
      */
     static final class PendingWrites<T> {
         private final AbstractRocksState state;

@@ -146,6 +146,31 @@ class RocksDBDeltaCheckpointTest {
         assertState(rocks(high, 100_000, List.of(two)), high, valuesAtTwo, sumsAtTwo);
     }
 
+    /** The delta's values are taken by reference and serialized by the asynchronous part: an in-place change must copy. */
+    @Test
+    void aValueChangedInPlaceAfterTheSynchronousPartIsNotInTheDelta() throws Exception {
+        KeyedStateBackend b = rocks(ALL, 100_000, List.of());
+        for (long id = 0; id < KEYS; id++) {
+            RocksDBStateCacheTest.append(b, id, "a" + id);
+        }
+        checkpoint(b, 1, MemoryStreamFactory.withSharedState());
+        for (long id = 0; id < KEYS; id++) {
+            RocksDBStateCacheTest.append(b, id, "-b"); // every value dirty again: a delta pays
+        }
+        MemoryStreamFactory streams = MemoryStreamFactory.withSharedState();
+        AsyncSnapshot<KeyGroupsStateHandle> snapshot = b.snapshot(2, streams);
+        for (long id = 0; id < KEYS; id++) {
+            RocksDBStateCacheTest.append(b, id, "-after");
+        }
+        KeyGroupsStateHandle two = snapshot.write();
+
+        assertThat(streams.sharedCreated.get()).as("SST files uploaded: not a delta").isZero();
+        KeyedStateBackend restored = rocks(ALL, 100_000, List.of(two));
+        for (long id = 0; id < KEYS; id++) {
+            assertThat(RocksDBStateCacheTest.builderOf(restored, id)).as("key %d", id).isEqualTo("a" + id + "-b");
+        }
+    }
+
     @Test
     void deltaCheckpointRefersToItsBasesManifestAndOptionsInsteadOfWritingThemAgain() throws Exception {
         KeyedStateBackend b = rocks(ALL, 100_000, List.of());

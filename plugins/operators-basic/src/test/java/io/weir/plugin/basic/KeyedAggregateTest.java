@@ -7,7 +7,11 @@ import io.weir.api.operator.StreamOperator;
 import io.weir.api.plugin.OperatorFactory;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.api.testing.InMemoryOperatorContext;
+import io.weir.api.RowSerializer;
+import io.weir.plugin.basic.aggregate.Accumulator;
+import io.weir.plugin.basic.aggregate.AggregatePlan;
 import io.weir.plugin.basic.aggregate.KeyedAggregateFactory;
+import io.weir.plugin.basic.aggregate.KeyedAggregateOperator;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -92,6 +96,72 @@ class KeyedAggregateTest {
 
         assertThat(out.get(0).values()).containsExactly("A", 1L, null, null, null, null, null);
         assertThat(out.get(1).values()).containsExactly("A", 2L, 4L, 4.0, 0.5, 9, 0.5);
+    }
+
+    /** The accumulator row of CONFIG, built by hand: count, s1 (sum delay), s2 n2 (avg delay), m3 (min), m4 (max), s5. */
+    private static final Schema ACCUMULATOR = Schema.builder().field("count", FieldType.LONG).field("s1", FieldType.LONG)
+            .field("s2", FieldType.LONG).field("n2", FieldType.LONG).field("m3", FieldType.DOUBLE)
+            .field("m4", FieldType.INT).field("s5", FieldType.DOUBLE).build();
+    private static final Schema ORIGIN = Schema.builder().field("origin", FieldType.STRING).build();
+
+    private static byte[] accumulatorRowBytes(Object... values) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        new RowSerializer(ACCUMULATOR).serialize(new Row(ACCUMULATOR, values), out);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void theAccumulatorStateHasTheBinaryFormOfTheAccumulatorRowSoCheckpointsKeepTheirFormat() throws Exception {
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
+        op.initializeState(context);
+        run(op, context, List.of(new Row(INPUT, "A", 4L, 0.5, 9), new Row(INPUT, "A", null, -1.5, 3)));
+
+        byte[] stored = context.snapshotKeyedState().get(KeyedAggregateOperator.STATE_NAME).get(new Row(ORIGIN, "A"));
+
+        assertThat(stored).isEqualTo(accumulatorRowBytes(2L, 4L, 4L, 1L, -1.5, 9, -1.0));
+    }
+
+    @Test
+    void stateWrittenAsAnAccumulatorRowIsRestoredAndContinued() throws Exception {
+        Map<Object, byte[]> perKey = new HashMap<>();
+        perKey.put(new Row(ORIGIN, "A"), accumulatorRowBytes(2L, 4L, 4L, 1L, -1.5, 9, -1.0));
+        perKey.put(new Row(ORIGIN, "B"), accumulatorRowBytes(1L, null, null, null, null, null, null));
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyedRestoredFrom(
+                Map.of(KeyedAggregateOperator.STATE_NAME, perKey));
+        op.initializeState(context);
+
+        List<Row> out = run(op, context, List.of(new Row(INPUT, "A", 6L, 2.0, 10), new Row(INPUT, "B", 7L, null, null)));
+
+        assertThat(out.get(0).values()).containsExactly("A", 3L, 10L, 5.0, -1.5, 10, 1.0);
+        assertThat(out.get(1).values()).containsExactly("B", 2L, 7L, 7.0, null, null, null);
+    }
+
+    @Test
+    void anOverflowingSumLeavesTheAccumulatorUnchanged() {
+        AggregatePlan plan = AggregatePlan.from(CONFIG, INPUT);
+        Accumulator acc = plan.accumulate((Accumulator) null, new Row(INPUT, "A", Long.MAX_VALUE - 1, 1.0, 5));
+        Row before = plan.toRow(acc);
+
+        assertThatThrownBy(() -> plan.accumulate(acc, new Row(INPUT, "A", 2L, 3.0, 8)))
+                .isInstanceOf(ArithmeticException.class);
+        assertThat(plan.toRow(acc)).isEqualTo(before);
+        assertThat(plan.result(plan.accumulate(acc, new Row(INPUT, "A", 1L, null, null)), new Row(INPUT, "A", null, null, null))
+                .values()).containsExactly("A", 2L, Long.MAX_VALUE, (double) Long.MAX_VALUE / 2, 1.0, 5, 1.0);
+    }
+
+    @Test
+    void theAccumulatorSerializerCopiesDeeply() throws Exception {
+        AggregatePlan plan = AggregatePlan.from(CONFIG, INPUT);
+        Accumulator acc = plan.accumulate((Accumulator) null, new Row(INPUT, "A", 3L, 1.0, 5));
+        Accumulator copy = plan.accumulatorSerializer().copy(acc);
+        plan.accumulate(acc, new Row(INPUT, "A", 4L, -2.0, 8));
+
+        assertThat(plan.toRow(copy)).isEqualTo(new Row(ACCUMULATOR, 1L, 3L, 3L, 1L, 1.0, 5, 1.0));
+        assertThat(plan.toRow(acc)).isEqualTo(new Row(ACCUMULATOR, 2L, 7L, 7L, 2L, -2.0, 8, -1.0));
     }
 
     @Test

@@ -32,25 +32,30 @@ import java.util.Map;
  * comparisons for the range check; the key row caches its hash). A read-modify-write of the current key
  * ({@code value()} then {@code update()}) looks the key up once.
  *
- * <h2>Copy-on-write at key-group granularity</h2>
- * Like Flink's {@code CopyOnWriteStateMap}, but with a key-group map, not an entry, as the unit of
- * copying, which keeps the record path a plain array-based lookup:
+ * <h2>Copy-on-write per key group and per value</h2>
+ * Like Flink's {@code CopyOnWriteStateMap}, with a key-group map as the unit of copying the table's
+ * structure, which keeps the record path a plain array-based lookup, and an entry as the unit of copying a
+ * value:
  * <ul>
- * <li>The backend has an epoch counter. Every key-group map and every list/map container records the
- *     epoch it was created in.</li>
- * <li>{@link #snapshot} (synchronous part, task thread) clones each table's array of map references
- *     and increments the epoch: O(number of states × key groups), independent of the state size.</li>
- * <li>The first write to a key group after a snapshot finds its map from an older epoch and replaces
- *     it with a copy; a list/map container from an older epoch is likewise copied before it is changed.
- *     So nothing a snapshot references is ever modified, and any number of snapshots (e.g. a second one
- *     while the first is still writing) can be written concurrently, each seeing exactly the values at
- *     its own synchronous part.</li>
+ * <li>The backend has an epoch counter (the state version). Every key-group map and every list/map container
+ *     records the epoch it was created in, every entry the epoch its value was stored in.</li>
+ * <li>{@link #snapshot} (synchronous part, task thread) clones each table's array of map references,
+ *     increments the epoch and registers it as the snapshot's version ({@link RunningSnapshots}) until the
+ *     asynchronous part ends: O(number of states × key groups), independent of the state size.</li>
+ * <li>While a snapshot runs, the first write to a key group whose map is older than its version replaces the
+ *     map with a copy; a value-state value older than that version is copied (its serializer's
+ *     {@code copy}) before {@code value()} hands it out for an in-place update; a list/map container from an
+ *     older epoch is copied before it is changed. So nothing a snapshot references is ever modified, and any
+ *     number of snapshots (e.g. a second one while the first is still writing) can be written concurrently,
+ *     each seeing exactly the values at its own synchronous part. When no snapshot runs, maps and values are
+ *     changed in place.</li>
  * <li>The asynchronous part ({@link KeyedSnapshotWriter}) iterates the captured maps on another
- *     thread. There are no locks and no volatile accesses on the record path; the captured maps are
- *     published to the writer through final fields and the executor hand-off.</li>
- * <li>Cost: after each snapshot, each key group that is written is copied once (O(its size));
- *     values themselves are never copied because they are immutable by the {@code TypeSerializer}
- *     contract. Old maps become garbage once the writer finishes; nothing needs releasing.</li>
+ *     thread. There are no locks on the record path, and one volatile read (the running snapshots'
+ *     version) per {@code value()} and per write to a key group; the captured maps are published to the writer
+ *     through final fields and the executor hand-off, and the writer's end back through that version.</li>
+ * <li>Cost: while a snapshot runs, each key group that is written is copied once (O(its size)) and each
+ *     value read for update once (nothing for immutable values, whose copy is the value itself). Old maps
+ *     and values become garbage once the writer finishes.</li>
  * </ul>
  *
  * <h2>Restore</h2>
@@ -226,9 +231,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     /**
-     * Synchronous part: captures every state's key-group maps and increments the epoch, O(states × key
-     * groups). The returned writer produces exactly the values as of this call, however the task thread
-     * changes state meanwhile.
+     * Synchronous part: captures every state's key-group maps, increments the epoch and registers it as the
+     * version this snapshot needs until its writer ends, O(states × key groups). The returned writer produces
+     * exactly the values as of this call, however the task thread changes state meanwhile. A writer that is never
+     * run stays registered: that costs one needless copy per entry and key group, nothing more.
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed
@@ -252,7 +258,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         if (empty) {
             return () -> null;
         }
-        return new KeyedSnapshotWriter(checkpointId, range, keySerializer, pictures, streams, context);
+        // from here until the writer ends, nothing stored before this epoch is changed in place
+        ctx.snapshots.start(ctx.epoch);
+        return new KeyedSnapshotWriter(checkpointId, range, keySerializer, pictures, streams, context,
+                ctx.snapshots, ctx.epoch);
     }
 
     private static <V> KeyedSnapshotWriter.Picture<V> picture(AbstractHeapState<V> state) {

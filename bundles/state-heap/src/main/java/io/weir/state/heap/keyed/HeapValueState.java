@@ -8,9 +8,11 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * {@link ValueState} on the heap: the value itself is the table entry (values are immutable by the
- * {@code TypeSerializer} contract, so copying the key group's map suffices for copy-on-write).
- * Task thread only.
+ * {@link ValueState} on the heap: the value itself is the table entry. {@link #value()} is a read-for-update
+ * ({@link StateTable#getForUpdate}): it hands out the stored object, which the caller may change in place and
+ * {@link #update} back, unless a running snapshot may still reference it; then it stores and hands out the
+ * serializer's {@link TypeSerializer#copy} (once per entry and snapshot; free for immutable types, whose copy is
+ * the value itself). Task thread only.
  *
  * @param <T> value type
  */
@@ -25,7 +27,7 @@ final class HeapValueState<T> extends AbstractHeapState<T> implements ValueState
     @Override
     public T value() {
         requireKey();
-        return table.get();
+        return table.getForUpdate(serializer);
     }
 
     @Override

@@ -20,11 +20,14 @@ final class KeyContext {
     /** Current key group minus the range start; -1 before the first {@code setCurrentKey}. */
     int keyGroupIndex = -1;
     /**
-     * Incremented by every snapshot. A map or container created in epoch {@code e} may be changed in
-     * place only while {@code epoch == e}: once a snapshot has been taken it may be referenced by that
-     * snapshot and must be copied before a change (see {@link StateTable}).
+     * The state version, incremented by every snapshot. A list/map container created in epoch {@code e} may be
+     * changed in place only while {@code epoch == e}: once a snapshot has been taken it may be referenced by that
+     * snapshot and must be copied before a change. Key-group maps and value-state values are copied only while a
+     * snapshot that may reference them runs ({@link #snapshots}, see {@link StateTable}).
      */
     long epoch;
+    /** The snapshots whose asynchronous part still runs; thread-safe (written by the writers' threads too). */
+    final RunningSnapshots snapshots = new RunningSnapshots();
 
     /** @param integralKeys whether every key is a row of one LONG, INT or TIMESTAMP field */
     KeyContext(boolean integralKeys) {

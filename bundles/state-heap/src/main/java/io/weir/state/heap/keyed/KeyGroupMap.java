@@ -18,6 +18,10 @@ import io.weir.api.Row;
  * <li>a copy (copy-on-write after a snapshot, see {@link StateTable}) is a few array clones that keep every
  *     entry in its slot.</li>
  * </ul>
+ * Each entry carries the state version ({@link KeyContext#epoch}) in which its value object was stored
+ * ({@link #versionAt}; changing the object in place keeps it): an object stored before a running snapshot's version
+ * may be referenced by that snapshot and is copied before it is handed out for an in-place update (per-entry
+ * copy-on-write, {@link StateTable#getForUpdate}).
  * A slot is free when its {@link #values} element is null (stored values are never null). Removal shifts the
  * following entries of the probe run back (no tombstones), so a run never contains a free slot. Capacity is a
  * power of two, at most 3/4 full. With integral keys, the one key whose field is null is kept aside
@@ -41,12 +45,15 @@ final class KeyGroupMap<V> {
     private long[] longKeys;
     private Row[] keys;
     private Object[] values;
+    /** Per slot: the state version in which the object {@code values[slot]} was stored. */
+    private long[] versions;
     private int size;
     /** capacity - 1. */
     private int mask;
     /** Integral keys only: the key row whose field is null, and its value; null if absent. */
     private Row nullKey;
     private Object nullValue;
+    private long nullVersion;
 
     /** @param integralKeys whether every key is a row of one LONG, INT or TIMESTAMP field */
     KeyGroupMap(boolean integralKeys) {
@@ -60,10 +67,12 @@ final class KeyGroupMap<V> {
         this.longKeys = from.longKeys == null ? null : from.longKeys.clone();
         this.keys = from.keys.clone();
         this.values = from.values.clone();
+        this.versions = from.versions.clone();
         this.size = from.size;
         this.mask = from.mask;
         this.nullKey = from.nullKey;
         this.nullValue = from.nullValue;
+        this.nullVersion = from.nullVersion;
     }
 
     /** @return a copy with every entry in the same slot (so slots found in this map stay valid in the copy) */
@@ -127,12 +136,24 @@ final class KeyGroupMap<V> {
         return (V) (slot == NULL_KEY_SLOT ? nullValue : values[slot]);
     }
 
-    /** Replaces the value in {@code slot} (an occupied slot {@link #find} returned) with {@code value} (non-null). */
-    void setValueAt(int slot, V value) {
+    /** @return the state version in which the value in {@code slot} (which {@link #find} returned) was stored */
+    long versionAt(int slot) {
+        return slot == NULL_KEY_SLOT ? nullVersion : versions[slot];
+    }
+
+    /**
+     * Replaces the value in {@code slot} (an occupied slot {@link #find} returned).
+     *
+     * @param value non-null
+     * @param version the current state version
+     */
+    void setValueAt(int slot, V value, long version) {
         if (slot == NULL_KEY_SLOT) {
             nullValue = value;
+            nullVersion = version;
         } else {
             values[slot] = value;
+            versions[slot] = version;
         }
     }
 
@@ -146,22 +167,24 @@ final class KeyGroupMap<V> {
      * Sets the value of {@code key}, inserting it if absent.
      *
      * @param value non-null
+     * @param version the current state version
      * @return whether the key was inserted (slots of other keys may then have moved)
      */
-    boolean put(Row key, int hash, V value) {
+    boolean put(Row key, int hash, V value, long version) {
         int slot = find(key, hash);
         if (slot != -1) {
-            setValueAt(slot, value);
+            setValueAt(slot, value, version);
             return false;
         }
         if (integralKeys && key.get(0) == null) {
             nullKey = key;
             nullValue = value;
+            nullVersion = version;
         } else {
             if (size + 1 > (mask + 1) - ((mask + 1) >>> 2)) {
                 rehash((mask + 1) << 1);
             }
-            insertNew(key, hash, value);
+            insertNew(key, hash, value, version);
         }
         size++;
         return true;
@@ -230,9 +253,10 @@ final class KeyGroupMap<V> {
         }
         keys[to] = keys[from];
         values[to] = values[from];
+        versions[to] = versions[from];
     }
 
-    private void insertNew(Row key, int hash, Object value) {
+    private void insertNew(Row key, int hash, Object value, long version) {
         int m = mask;
         int slot = spread(hash) & m;
         while (values[slot] != null) {
@@ -245,6 +269,7 @@ final class KeyGroupMap<V> {
         }
         keys[slot] = key;
         values[slot] = value;
+        versions[slot] = version;
     }
 
     private void allocate(int capacity) {
@@ -255,16 +280,18 @@ final class KeyGroupMap<V> {
         }
         keys = new Row[capacity];
         values = new Object[capacity];
+        versions = new long[capacity];
         mask = capacity - 1;
     }
 
     private void rehash(int capacity) {
         Row[] oldKeys = keys;
         Object[] oldValues = values;
+        long[] oldVersions = versions;
         allocate(capacity);
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldValues[i] != null) {
-                insertNew(oldKeys[i], oldKeys[i].hashCode(), oldValues[i]);
+                insertNew(oldKeys[i], oldKeys[i].hashCode(), oldValues[i], oldVersions[i]);
             }
         }
     }

@@ -18,8 +18,9 @@ import java.util.List;
 /**
  * The asynchronous part of a keyed heap snapshot: writes the picture taken by
  * {@link HeapKeyedStateBackend#snapshot} in the {@link KeyedSnapshotFormat}. It only reads captured
- * maps, which the task thread never modifies again (copy-on-write, {@link StateTable}), and restored
- * bytes, which are immutable; so it runs on any thread with no locks and no coordination with the task.
+ * maps, which the task thread does not modify while this writer runs (copy-on-write, {@link StateTable}), and
+ * restored bytes, which are immutable; so it runs on any thread with no locks. When it ends (written or failed)
+ * it finishes its version in {@link RunningSnapshots}, after which the task thread may change what it read.
  * Safe publication: all captured references are in final fields, set before the task thread hands this
  * object to the AsyncOperations pool.
  */
@@ -42,15 +43,24 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     private final List<Picture<?>> pictures;
     private final CheckpointStreamFactory streams;
     private final String context;
+    private final RunningSnapshots running;
+    private final long version;
 
+    /**
+     * @param running where this snapshot's {@code version} is registered; finished when {@link #write} ends
+     * @param version this snapshot's version (the epoch after its synchronous part)
+     */
     KeyedSnapshotWriter(long checkpointId, KeyGroupRange range, TypeSerializer<Row> keySerializer,
-            List<Picture<?>> pictures, CheckpointStreamFactory streams, String context) {
+            List<Picture<?>> pictures, CheckpointStreamFactory streams, String context, RunningSnapshots running,
+            long version) {
         this.checkpointId = checkpointId;
         this.range = range;
         this.keySerializer = keySerializer;
         this.pictures = List.copyOf(pictures);
         this.streams = streams;
         this.context = context;
+        this.running = running;
+        this.version = version;
     }
 
     /**
@@ -60,6 +70,15 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
      */
     @Override
     public KeyGroupsStateHandle write() throws IOException {
+        try {
+            return writePicture();
+        } finally {
+            // the maps and values are no longer read: the task thread may change them in place again
+            running.finish(version);
+        }
+    }
+
+    private KeyGroupsStateHandle writePicture() throws IOException {
         CheckpointStateOutputStream out = streams.createOutputStream();
         try {
             DataOutputStream data = new DataOutputStream(out);

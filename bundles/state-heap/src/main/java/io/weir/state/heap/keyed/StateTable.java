@@ -1,17 +1,27 @@
 package io.weir.state.heap.keyed;
 
 import io.weir.api.Row;
+import io.weir.api.serialization.TypeSerializer;
 
 
 /**
  * The values of one keyed state: one {@link KeyGroupMap} of key → value per key group of the backend's
- * range, copied lazily at key-group granularity after a snapshot.
+ * range, copied lazily after a snapshot: a key group's map on its first write, a value on its first
+ * read-for-update.
  *
  * <p>Copy-on-write: {@link #capture()} hands out the current maps (O(number of key groups)); the
- * backend then increments {@link KeyContext#epoch}. Each map remembers the epoch it was created in; the
- * first write to a key group whose map is from an older epoch replaces it with a copy, so a captured
- * map is never modified again and the snapshot's writer can read it on another thread without locks.
- * Reads never copy.
+ * backend then increments {@link KeyContext#epoch} and registers the new epoch as the snapshot's version in
+ * {@link KeyContext#snapshots} until its writer finishes. Each map remembers the epoch it was created in, and
+ * each entry the epoch its value was stored in. While a snapshot runs:
+ * <ul>
+ * <li>the first write to a key group whose map is older than the running snapshot's version replaces the map
+ *     with a copy (the values are shared, not copied), so a captured map's structure is never modified;</li>
+ * <li>{@link #getForUpdate} of an entry older than that version stores and returns the serializer's
+ *     {@link TypeSerializer#copy} of the value, so a value a snapshot captured is never changed in place: the
+ *     writer reads exactly the values as of the snapshot, on another thread, without locks.</li>
+ * </ul>
+ * When no snapshot runs, nothing is copied: maps and values are changed in place. {@link #get()} never copies
+ * (its callers replace values instead of changing them).
  *
  * <p>One lookup per read-modify-write: {@link #get()} remembers where it found the current key, and a
  * {@link #put} for the same current key (the same key row object, as set by {@code setCurrentKey}) writes
@@ -60,12 +70,39 @@ final class StateTable<V> {
         return m.valueAt(slot);
     }
 
-    /** Sets the current key's value (non-null). */
+    /**
+     * Reads the current key's value for an in-place update (then {@link #put} it back): hands out the stored value
+     * unless a running snapshot may reference it (stored before the highest running snapshot's version); then
+     * stores {@code copier.copy(value)}, stamped with the current epoch, in its place and hands that out.
+     *
+     * @param copier the state's serializer, whose {@link TypeSerializer#copy} makes the copy
+     * @return the current key's value, or null
+     */
+    V getForUpdate(TypeSerializer<V> copier) {
+        V value = get();
+        if (value == null) {
+            return null;
+        }
+        long required = ctx.snapshots.required();
+        if (required != 0 && maps[foundKeyGroupIndex].versionAt(foundSlot) < required) {
+            value = copier.copy(value);
+            writableMap(foundKeyGroupIndex).setValueAt(foundSlot, value, ctx.epoch);
+        }
+        return value;
+    }
+
+    /**
+     * Sets the current key's value (non-null). Putting back the object that is stored (changed in place after
+     * {@link #getForUpdate}) writes nothing: an entry's version is when its object was stored, which decides
+     * whether a snapshot may hold that object.
+     */
     void put(V value) {
         Row key = ctx.key;
         int i = ctx.keyGroupIndex;
         if (key == foundKey && i == foundKeyGroupIndex) {
-            writableMap(i).setValueAt(foundSlot, value);
+            if (maps[i].valueAt(foundSlot) != value) {
+                writableMap(i).setValueAt(foundSlot, value, ctx.epoch);
+            }
         } else {
             setAt(i, key, value);
         }
@@ -86,7 +123,7 @@ final class StateTable<V> {
     void setAt(int keyGroupIndex, Row key, V value) {
         int hash = key.hashCode();
         if (value != null) {
-            if (writableMap(keyGroupIndex).put(key, hash, value)) {
+            if (writableMap(keyGroupIndex).put(key, hash, value, ctx.epoch)) {
                 foundKey = null;
             }
         } else {
@@ -120,7 +157,8 @@ final class StateTable<V> {
     }
 
     /**
-     * Takes the picture: the caller must increment {@link KeyContext#epoch} before the next write.
+     * Takes the picture: before the next write the caller must increment {@link KeyContext#epoch} and register
+     * the new epoch in {@link KeyContext#snapshots} until the picture is written.
      *
      * @return the current maps by key-group index (slots may be null); never modified afterwards
      */
@@ -148,7 +186,8 @@ final class StateTable<V> {
         KeyGroupMap<V> m = maps[i];
         if (m == null) {
             m = new KeyGroupMap<>(ctx.integralKeys);
-        } else if (mapEpochs[i] != ctx.epoch) {
+        } else if (mapEpochs[i] < ctx.snapshots.required()) {
+            // a running snapshot may hold this map
             m = m.copy();
         } else {
             return m;

@@ -2,6 +2,7 @@ package io.weir.state.heap.keyed;
 
 import io.weir.api.RowSerializer;
 import io.weir.api.serialization.Serializers;
+import io.weir.api.serialization.TypeSerializer;
 import io.weir.api.state.ListState;
 import io.weir.api.state.MapState;
 import io.weir.api.state.ReducingState;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
@@ -34,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.KEY_SCHEMA;
 import static io.weir.state.heap.keyed.HeapKeyedStateSemanticsTest.MAX_PARALLELISM;
@@ -149,6 +153,38 @@ class HeapKeyedSnapshotTest {
                 return m.isEmpty() ? null : m;
             }
         },
+        /** A mutable value (a one-element {@code long[]}) changed in place: {@code value()}, add, {@code update()}. */
+        MUTABLE_VALUE {
+            @Override
+            StateDescriptor<?> descriptor() {
+                return new StateDescriptor.Value<>("mutable", new MutableLongSerializer());
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            void apply(Object state, long k, long step, Map<Long, Object> model) {
+                ValueState<long[]> s = (ValueState<long[]>) state;
+                if (step % 19 == 0) {
+                    s.clear();
+                    model.remove(k);
+                    return;
+                }
+                long[] sum = s.value();
+                if (sum == null) {
+                    sum = new long[1];
+                }
+                sum[0] += step;
+                s.update(sum);
+                model.merge(k, step, (a, b) -> (Long) a + (Long) b);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            Object read(Object state) {
+                long[] sum = ((ValueState<long[]>) state).value();
+                return sum == null ? null : sum[0];
+            }
+        },
         REDUCING {
             @Override
             StateDescriptor<?> descriptor() {
@@ -178,6 +214,27 @@ class HeapKeyedSnapshotTest {
         abstract void apply(Object state, long key, long step, Map<Long, Object> model);
 
         abstract Object read(Object state);
+    }
+
+    /** A one-element {@code long[]}: 8 bytes; {@link #copy} clones the array and counts the copies. */
+    static final class MutableLongSerializer implements TypeSerializer<long[]> {
+        final AtomicInteger copies = new AtomicInteger();
+
+        @Override
+        public void serialize(long[] value, DataOutput out) throws IOException {
+            out.writeLong(value[0]);
+        }
+
+        @Override
+        public long[] deserialize(DataInput in) throws IOException {
+            return new long[] {in.readLong()};
+        }
+
+        @Override
+        public long[] copy(long[] value) {
+            copies.incrementAndGet();
+            return value.clone();
+        }
     }
 
     private static KeyedStateBackend backend(KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {
@@ -310,6 +367,51 @@ class HeapKeyedSnapshotTest {
         } finally {
             secondPool.shutdownNow();
         }
+    }
+
+    /**
+     * Per-entry copy-on-write of a value read for update: the stored object is handed out (no copy) before any
+     * snapshot and after the snapshot's writer ended; while the writer runs, the first read of each key copies,
+     * later reads of the same key hand out that copy, and the snapshot holds the values of its barrier.
+     */
+    @Test
+    void aValueIsCopiedForUpdateOnlyOncePerKeyAndOnlyWhileASnapshotRuns() throws Exception {
+        MutableLongSerializer serializer = new MutableLongSerializer();
+        KeyedStateBackend b = backend(ALL, List.of());
+        ValueState<long[]> state = b.getState(new StateDescriptor.Value<>("mutable", serializer));
+        long[][] stored = new long[3][];
+        for (long k = 0; k < 3; k++) {
+            setKey(b, k);
+            stored[(int) k] = new long[] {10 * k};
+            state.update(stored[(int) k]);
+        }
+        setKey(b, 1);
+        assertThat(state.value()).isSameAs(stored[1]);
+
+        CountDownLatch gate = new CountDownLatch(1);
+        FileStreamFactory streams = new FileStreamFactory(dir, gate);
+        Future<KeyGroupsStateHandle> running = asyncPool.submit(b.snapshot(1, streams)::write);
+        assertThat(streams.writing.await(10, TimeUnit.SECONDS)).isTrue();
+        setKey(b, 1);
+        long[] copy = state.value();
+        assertThat(copy).isNotSameAs(stored[1]).containsExactly(10);
+        copy[0] = 11;
+        state.update(copy);
+        assertThat(state.value()).isSameAs(copy);
+        setKey(b, 2);
+        state.value()[0] = 99; // changed without update(): a copy, never the captured object
+        assertThat(serializer.copies).hasValue(2);
+        assertThat(stored[1]).containsExactly(10);
+        assertThat(stored[2]).containsExactly(20);
+
+        gate.countDown();
+        KeyGroupsStateHandle handle = running.get(30, TimeUnit.SECONDS);
+        setKey(b, 0);
+        assertThat(state.value()).isSameAs(stored[0]);
+        setKey(b, 1);
+        assertThat(state.value()).isSameAs(copy);
+        assertThat(serializer.copies).hasValue(2);
+        assertRestoredEquals(Kind.MUTABLE_VALUE, ALL, List.of(handle), Map.of(0L, 0L, 1L, 10L, 2L, 20L));
     }
 
     @Test

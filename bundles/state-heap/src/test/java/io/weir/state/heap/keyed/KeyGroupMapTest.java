@@ -35,11 +35,11 @@ class KeyGroupMapTest {
     void aSlotFoundBeforeACopyStillHoldsTheKeyInTheCopy() {
         KeyGroupMap<String> map = new KeyGroupMap<>(true);
         for (long k = 0; k < 100; k++) {
-            map.put(row(k), row(k).hashCode(), "v" + k);
+            map.put(row(k), row(k).hashCode(), "v" + k, 0);
         }
         int slot = map.find(row(42), row(42).hashCode());
         KeyGroupMap<String> copy = map.copy();
-        copy.setValueAt(slot, "changed");
+        copy.setValueAt(slot, "changed", 1);
 
         assertThat(copy.get(row(42), row(42).hashCode())).isEqualTo("changed");
         assertThat(map.get(row(42), row(42).hashCode())).isEqualTo("v42");
@@ -50,7 +50,7 @@ class KeyGroupMapTest {
         Schema intKey = Schema.builder().field("k", FieldType.INT).build();
         KeyGroupMap<String> map = new KeyGroupMap<>(true);
         Row stored = new Row(intKey, 100_000);
-        map.put(stored, stored.hashCode(), "x");
+        map.put(stored, stored.hashCode(), "x", 0);
         Row lookedUp = new Row(intKey, Integer.valueOf(100_000)); // a distinct Integer object (outside the cache)
 
         assertThat(map.get(lookedUp, lookedUp.hashCode())).isEqualTo("x");
@@ -67,6 +67,7 @@ class KeyGroupMapTest {
         assertThat(table.get()).isEqualTo("before"); // remembers the slot
         KeyGroupMap<String>[] captured = table.capture();
         ctx.epoch++;
+        ctx.snapshots.start(ctx.epoch);
         table.put("after"); // same key row object: writes through the remembered slot, into a copy
 
         assertThat(captured[2].get(row(5), row(5).hashCode())).isEqualTo("before");
@@ -87,7 +88,7 @@ class KeyGroupMapTest {
             Row key = keyOf.apply(random.nextInt(300));
             int op = random.nextInt(10);
             if (op < 6) {
-                boolean inserted = map.put(key, key.hashCode(), step);
+                boolean inserted = map.put(key, key.hashCode(), step, step);
                 assertThat(inserted).as("put of %s inserted", key).isEqualTo(!model.containsKey(key));
                 model.put(key, step);
             } else if (op < 9) {
@@ -98,6 +99,9 @@ class KeyGroupMapTest {
             }
             assertThat(map.size()).isEqualTo(model.size());
             assertThat(map.get(key, key.hashCode())).isEqualTo(model.get(key));
+            if (model.containsKey(key)) { // each value was stored with its step as version: moves keep it
+                assertThat(map.versionAt(map.find(key, key.hashCode()))).as("version of %s", key).isEqualTo((long) model.get(key));
+            }
         }
         assertSameEntries(map, model);
         assertThat(snapshot).isNotNull();

@@ -23,8 +23,12 @@ import java.util.Set;
  * avg → running sum and non-null count; min/max → current extreme; count → none. Slots are null
  * until the first non-null value, so null inputs are skipped by sum/avg/min/max but counted by count.
  *
- * <p>Immutable and thread-safe; {@link #accumulate} returns a new accumulator row (state values must
- * not be modified after they were stored).
+ * <p>The keyed aggregate keeps a mutable {@link Accumulator} per key and changes it in place
+ * ({@link #accumulate(Accumulator, Row)}: no allocation per row); its state form
+ * ({@link #accumulatorSerializer()}) is the accumulator row's. The row-valued methods (window aggregates) return
+ * new rows and leave their arguments alone.
+ *
+ * <p>Immutable and thread-safe (the accumulators it changes are the caller's).
  */
 public final class AggregatePlan {
     /** The fields an entry of {@code aggregates} may have. */
@@ -37,7 +41,13 @@ public final class AggregatePlan {
     private final int[] fieldsRead;
     private final List<String> keyNames;
     private final Aggregator[] aggregators;
+    /** The aggregators whose {@link Aggregator#check} can fail (integral sums): checked before any slot changes. */
+    private final Aggregator[] overflowChecked;
+    /** Per accumulator slot: how it is kept in an {@link Accumulator} (index 0, the count, is unused). */
+    private final SlotKind[] slotKinds;
+    private final boolean withExtremes;
     private final List<AggregateSpec> specs;
+    private final AccumulatorSerializer accumulatorSerializer;
 
     /**
      * @param key the key fields, in output order
@@ -59,6 +69,7 @@ public final class AggregatePlan {
             out.add(input.field(keyPositions[i]));
         }
         Schema.Builder acc = Schema.builder().field("count", FieldType.LONG);
+        List<SlotKind> kinds = new ArrayList<>(List.of(SlotKind.LONG));
         aggregators = new Aggregator[specs.size()];
         int slot = 1;
         java.util.List<Integer> read = new java.util.ArrayList<>();
@@ -81,20 +92,25 @@ public final class AggregatePlan {
             }
             boolean integral = type == FieldType.LONG || type == FieldType.INT;
             FieldType sumType = integral ? FieldType.LONG : FieldType.DOUBLE;
+            SlotKind sumKind = integral ? SlotKind.LONG : SlotKind.DOUBLE;
             switch (spec.function()) {
                 case SUM -> {
                     acc.field("s" + j, sumType);
+                    kinds.add(sumKind);
                     aggregators[j] = new Sum(slot++, position, integral);
                     out.add(new Field(spec.as(), sumType));
                 }
                 case AVG -> {
                     acc.field("s" + j, sumType).field("n" + j, FieldType.LONG);
+                    kinds.add(sumKind);
+                    kinds.add(SlotKind.LONG);
                     aggregators[j] = new Avg(slot, slot + 1, position, integral);
                     slot += 2;
                     out.add(new Field(spec.as(), FieldType.DOUBLE));
                 }
                 case MIN, MAX -> {
                     acc.field("m" + j, type);
+                    kinds.add(SlotKind.OBJECT);
                     aggregators[j] = new Extreme(slot++, position, spec.function() == AggregateFunction.MAX);
                     out.add(new Field(spec.as(), type));
                 }
@@ -104,6 +120,12 @@ public final class AggregatePlan {
         this.accumulator = acc.build();
         this.output = new Schema(out);
         this.fieldsRead = read.stream().mapToInt(Integer::intValue).toArray();
+        this.slotKinds = kinds.toArray(SlotKind[]::new);
+        this.withExtremes = kinds.contains(SlotKind.OBJECT);
+        this.overflowChecked = java.util.Arrays.stream(aggregators)
+                .filter(a -> a instanceof Sum sum && sum.integral() || a instanceof Avg avg && avg.integral())
+                .toArray(Aggregator[]::new);
+        this.accumulatorSerializer = new AccumulatorSerializer(this);
     }
 
     /**
@@ -217,25 +239,41 @@ public final class AggregatePlan {
         return accumulator;
     }
 
+    /** @return the keyed-state serializer of {@link Accumulator}s: the accumulator row's binary form, deep copies */
+    public io.weir.api.serialization.TypeSerializer<Accumulator> accumulatorSerializer() {
+        return accumulatorSerializer;
+    }
+
     /**
-     * @param acc the key's accumulator, or null for its first row
+     * Folds {@code in} into {@code acc} in place; allocates nothing (but the accumulator of a key's first row).
+     *
+     * @param acc the key's accumulator, changed in place, or null for its first row
      * @param in the input row
-     * @return a new accumulator including {@code in}
+     * @return {@code acc}, or a new accumulator holding just {@code in} if {@code acc} was null
+     * @throws ArithmeticException if a long sum overflows; {@code acc} is then unchanged
+     */
+    public Accumulator accumulate(Accumulator acc, Row in) {
+        if (acc == null) {
+            acc = new Accumulator(slotKinds.length, withExtremes);
+        }
+        for (Aggregator a : overflowChecked) {
+            a.check(acc, in);
+        }
+        acc.count++;
+        for (Aggregator a : aggregators) {
+            a.add(acc, in);
+        }
+        return acc;
+    }
+
+    /**
+     * @param acc the key's accumulator, or null for its first row (left unchanged)
+     * @param in the input row
+     * @return a new accumulator row including {@code in}
      * @throws ArithmeticException if a long sum overflows
      */
     public Row accumulate(Row acc, Row in) {
-        Object[] values;
-        if (acc == null) {
-            values = new Object[accumulator.size()];
-            values[0] = 1L;
-        } else {
-            values = acc.values();
-            values[0] = (Long) values[0] + 1;
-        }
-        for (Aggregator a : aggregators) {
-            a.add(values, in);
-        }
-        return new Row(accumulator, values);
+        return toRow(accumulate(acc == null ? null : fromRow(acc), in));
     }
 
     /**
@@ -243,7 +281,7 @@ public final class AggregatePlan {
      * @param in the row just accumulated (its key fields are copied)
      * @return the output row: key fields, then each aggregate's current result
      */
-    public Row result(Row acc, Row in) {
+    public Row result(Accumulator acc, Row in) {
         Object[] out = new Object[output.size()];
         for (int i = 0; i < keyPositions.length; i++) {
             out[i] = in.get(keyPositions[i]);
@@ -258,33 +296,93 @@ public final class AggregatePlan {
      * Combines two accumulators of the same key (session windows that merge), as if all their rows had been
      * accumulated into one.
      *
-     * @return a new accumulator
+     * @return a new accumulator row; {@code a} and {@code b} are unchanged
      * @throws ArithmeticException if a long sum overflows
      */
     public Row merge(Row a, Row b) {
-        Object[] values = a.values();
-        values[0] = (Long) values[0] + (Long) b.get(0);
-        for (Aggregator ag : aggregators) {
-            ag.merge(values, b);
+        Accumulator into = fromRow(a);
+        Accumulator other = fromRow(b);
+        for (Aggregator ag : overflowChecked) {
+            ag.checkMerge(into, other);
         }
-        return new Row(accumulator, values);
+        into.count += other.count;
+        for (Aggregator ag : aggregators) {
+            ag.merge(into, other);
+        }
+        return toRow(into);
     }
 
     /**
-     * @param acc an accumulator
+     * @param acc an accumulator row
      * @param key a row holding (at least) the key fields, by name (e.g. the runtime's key row of a timer)
      * @return the output row: key fields, then each aggregate's result
      * @throws IllegalArgumentException if {@code key} lacks a key field
      */
     public Row resultForKey(Row acc, Row key) {
+        Accumulator a = fromRow(acc);
         Object[] out = new Object[output.size()];
         for (int i = 0; i < keyNames.size(); i++) {
             out[i] = key.get(key.schema().require(keyNames.get(i)));
         }
         for (int j = 0; j < aggregators.length; j++) {
-            out[keyNames.size() + j] = aggregators[j].result(acc);
+            out[keyNames.size() + j] = aggregators[j].result(a);
         }
         return new Row(output, out);
+    }
+
+    /**
+     * @param acc an accumulator of this plan
+     * @return its row of {@link #accumulatorSchema()}: count, then each slot (null where unset)
+     */
+    public Row toRow(Accumulator acc) {
+        Object[] values = new Object[slotKinds.length];
+        values[0] = acc.count;
+        for (int slot = 1; slot < values.length; slot++) {
+            values[slot] = switch (slotKinds[slot]) {
+                case LONG -> acc.set[slot] ? (Object) acc.words[slot] : null;
+                case DOUBLE -> acc.set[slot] ? (Object) Double.longBitsToDouble(acc.words[slot]) : null;
+                case OBJECT -> acc.extremes[slot];
+            };
+        }
+        return new Row(accumulator, values);
+    }
+
+    /**
+     * @param row a row of {@link #accumulatorSchema()} (from {@link #toRow} or a checkpoint)
+     * @return a new accumulator holding its values
+     * @throws IllegalArgumentException if the row has another number of fields, a null count, or a slot value of
+     *         another type than its schema field's
+     */
+    public Accumulator fromRow(Row row) {
+        if (row.arity() != slotKinds.length || !(row.get(0) instanceof Long count)) {
+            throw new IllegalArgumentException("accumulator row " + row + " does not match " + accumulator
+                    + " (a non-null LONG count first)");
+        }
+        Accumulator acc = new Accumulator(slotKinds.length, withExtremes);
+        acc.count = count;
+        for (int slot = 1; slot < slotKinds.length; slot++) {
+            Object v = row.get(slot);
+            if (v == null) {
+                continue;
+            }
+            switch (slotKinds[slot]) {
+                case LONG -> acc.words[slot] = requireType(v, Long.class, slot);
+                case DOUBLE -> acc.words[slot] = Double.doubleToRawLongBits(requireType(v, Double.class, slot));
+                case OBJECT -> acc.extremes[slot] = v;
+            }
+            if (slotKinds[slot] != SlotKind.OBJECT) {
+                acc.set[slot] = true;
+            }
+        }
+        return acc;
+    }
+
+    private <T> T requireType(Object v, Class<T> type, int slot) {
+        if (!type.isInstance(v)) {
+            throw new IllegalArgumentException("accumulator field '" + accumulator.field(slot).name() + "' holds "
+                    + v.getClass().getSimpleName() + " " + v + ", expected " + type.getSimpleName());
+        }
+        return type.cast(v);
     }
 
     /** @return the number of key fields, which lead the output schema */
@@ -292,118 +390,180 @@ public final class AggregatePlan {
         return keyNames.size();
     }
 
-    /** One aggregate's slots in the accumulator array. */
+    /** How an accumulator slot is kept in an {@link Accumulator}. */
+    private enum SlotKind {
+        /** {@code words[slot]}, {@code set[slot]}. */
+        LONG,
+        /** {@code words[slot]} as raw double bits, {@code set[slot]}. */
+        DOUBLE,
+        /** {@code extremes[slot]}, null until set. */
+        OBJECT
+    }
+
+    /** One aggregate's slots in an {@link Accumulator}. */
     private sealed interface Aggregator permits Count, Sum, Avg, Extreme {
-        void add(Object[] acc, Row in);
+        /** Folds the row's field into {@code acc}; only after every {@link #check} passed. */
+        void add(Accumulator acc, Row in);
 
-        /** Folds the other accumulator's slots into {@code acc}. */
-        void merge(Object[] acc, Row other);
+        /** Folds the other accumulator's slots into {@code acc}; only after every {@link #checkMerge} passed. */
+        void merge(Accumulator acc, Accumulator other);
 
-        Object result(Row acc);
+        Object result(Accumulator acc);
+
+        /** @throws ArithmeticException if {@link #add} would overflow; changes nothing */
+        default void check(Accumulator acc, Row in) {
+        }
+
+        /** @throws ArithmeticException if {@link #merge} would overflow; changes nothing */
+        default void checkMerge(Accumulator acc, Accumulator other) {
+        }
     }
 
     private record Count() implements Aggregator {
         @Override
-        public void add(Object[] acc, Row in) {
+        public void add(Accumulator acc, Row in) {
         }
 
         @Override
-        public void merge(Object[] acc, Row other) {
+        public void merge(Accumulator acc, Accumulator other) {
         }
 
         @Override
-        public Object result(Row acc) {
-            return acc.get(0);
+        public Object result(Accumulator acc) {
+            return acc.count;
         }
     }
 
     private record Sum(int slot, int position, boolean integral) implements Aggregator {
         @Override
-        public void add(Object[] acc, Row in) {
+        public void add(Accumulator acc, Row in) {
             Object v = in.get(position);
             if (v != null) {
-                acc[slot] = addTo(acc[slot], (Number) v, integral);
+                addTo(acc, slot, (Number) v, integral);
             }
         }
 
         @Override
-        public void merge(Object[] acc, Row other) {
-            Object v = other.get(slot);
-            if (v != null) {
-                acc[slot] = addTo(acc[slot], (Number) v, integral);
+        public void check(Accumulator acc, Row in) {
+            checkAdd(acc, slot, in.get(position));
+        }
+
+        @Override
+        public void merge(Accumulator acc, Accumulator other) {
+            if (other.set[slot]) {
+                addWords(acc, slot, other.words[slot], integral);
             }
         }
 
         @Override
-        public Object result(Row acc) {
-            return acc.get(slot);
+        public void checkMerge(Accumulator acc, Accumulator other) {
+            if (acc.set[slot] && other.set[slot]) {
+                Math.addExact(acc.words[slot], other.words[slot]);
+            }
+        }
+
+        @Override
+        public Object result(Accumulator acc) {
+            return !acc.set[slot] ? null : integral ? (Object) acc.words[slot] : (Object) Double.longBitsToDouble(acc.words[slot]);
         }
     }
 
     private record Avg(int sumSlot, int countSlot, int position, boolean integral) implements Aggregator {
         @Override
-        public void add(Object[] acc, Row in) {
+        public void add(Accumulator acc, Row in) {
             Object v = in.get(position);
             if (v != null) {
-                acc[sumSlot] = addTo(acc[sumSlot], (Number) v, integral);
-                acc[countSlot] = acc[countSlot] == null ? 1L : (Long) acc[countSlot] + 1;
+                addTo(acc, sumSlot, (Number) v, integral);
+                acc.words[countSlot]++;
+                acc.set[countSlot] = true;
             }
         }
 
         @Override
-        public void merge(Object[] acc, Row other) {
-            Object n = other.get(countSlot);
-            if (n != null) {
-                acc[sumSlot] = addTo(acc[sumSlot], (Number) other.get(sumSlot), integral);
-                acc[countSlot] = acc[countSlot] == null ? n : (Long) acc[countSlot] + (Long) n;
+        public void check(Accumulator acc, Row in) {
+            checkAdd(acc, sumSlot, in.get(position));
+        }
+
+        @Override
+        public void merge(Accumulator acc, Accumulator other) {
+            if (other.set[countSlot]) {
+                addWords(acc, sumSlot, other.words[sumSlot], integral);
+                acc.words[countSlot] += other.words[countSlot];
+                acc.set[countSlot] = true;
             }
         }
 
         @Override
-        public Object result(Row acc) {
-            Object n = acc.get(countSlot);
-            return n == null ? null : ((Number) acc.get(sumSlot)).doubleValue() / (Long) n;
+        public void checkMerge(Accumulator acc, Accumulator other) {
+            if (acc.set[countSlot] && other.set[countSlot]) {
+                Math.addExact(acc.words[sumSlot], other.words[sumSlot]);
+            }
+        }
+
+        @Override
+        public Object result(Accumulator acc) {
+            if (!acc.set[countSlot]) {
+                return null;
+            }
+            double sum = integral ? acc.words[sumSlot] : Double.longBitsToDouble(acc.words[sumSlot]);
+            return sum / acc.words[countSlot];
         }
     }
 
     private record Extreme(int slot, int position, boolean max) implements Aggregator {
         @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        public void add(Object[] acc, Row in) {
+        public void add(Accumulator acc, Row in) {
             fold(acc, in.get(position));
         }
 
         @Override
-        public void merge(Object[] acc, Row other) {
-            fold(acc, other.get(slot));
+        public void merge(Accumulator acc, Accumulator other) {
+            fold(acc, other.extremes[slot]);
         }
 
         @SuppressWarnings({"unchecked", "rawtypes"})
-        private void fold(Object[] acc, Object v) {
+        private void fold(Accumulator acc, Object v) {
             if (v == null) {
                 return;
             }
-            Object current = acc[slot];
+            Object current = acc.extremes[slot];
             if (current == null) {
-                acc[slot] = v;
+                acc.extremes[slot] = v;
                 return;
             }
             int cmp = ((Comparable) v).compareTo(current);
             if (max ? cmp > 0 : cmp < 0) {
-                acc[slot] = v;
+                acc.extremes[slot] = v;
             }
         }
 
         @Override
-        public Object result(Row acc) {
-            return acc.get(slot);
+        public Object result(Accumulator acc) {
+            return acc.extremes[slot];
         }
     }
 
-    private static Object addTo(Object sum, Number v, boolean integral) {
-        if (integral) {
-            return sum == null ? v.longValue() : Math.addExact((Long) sum, v.longValue());
+    /** @throws ArithmeticException if adding {@code v} (a number or null) to the long sum in {@code slot} overflows */
+    private static void checkAdd(Accumulator acc, int slot, Object v) {
+        if (acc.set[slot] && v instanceof Number n) {
+            Math.addExact(acc.words[slot], n.longValue());
         }
-        return sum == null ? v.doubleValue() : (Double) sum + v.doubleValue();
+    }
+
+    /** Adds a row's value to a sum slot (the first value sets it); integral sums are checked by {@link Sum#check}. */
+    private static void addTo(Accumulator acc, int slot, Number v, boolean integral) {
+        addWords(acc, slot, integral ? v.longValue() : Double.doubleToRawLongBits(v.doubleValue()), integral);
+    }
+
+    /** Adds {@code word} (a long, or a double's raw bits) to a sum slot; unset slots take it as is. */
+    private static void addWords(Accumulator acc, int slot, long word, boolean integral) {
+        if (!acc.set[slot]) {
+            acc.words[slot] = word;
+            acc.set[slot] = true;
+        } else if (integral) {
+            acc.words[slot] += word;
+        } else {
+            acc.words[slot] = Double.doubleToRawLongBits(Double.longBitsToDouble(acc.words[slot]) + Double.longBitsToDouble(word));
+        }
     }
 }

@@ -12,8 +12,10 @@ import io.weir.plugin.basic.RecordThrottle;
 /**
  * Running aggregates per key, emitted as an upsert stream: after the n-th row of key K it emits
  * K's aggregates over those n rows. State: one {@link ValueState} {@value #STATE_NAME} per key
- * holding the accumulator row ({@link AggregatePlan#accumulatorSchema()}), snapshotted by the state
- * backend (PROTOCOL.md §7). Task thread only.
+ * holding a mutable {@link Accumulator}, changed in place per row by read-modify-write (see
+ * {@link ValueState}; the heap backend copies it only while a snapshot still holds it) and stored in the binary
+ * form of the accumulator row ({@link AggregatePlan#accumulatorSchema()}), snapshotted by the state
+ * backend (PROTOCOL.md §7). Per row it allocates only the output row. Task thread only.
  */
 public final class KeyedAggregateOperator implements StreamOperator {
     /** Name of the keyed value state holding each key's accumulator; stable across versions. */
@@ -22,7 +24,7 @@ public final class KeyedAggregateOperator implements StreamOperator {
     private final AggregatePlan plan;
     private final RecordThrottle throttle;
     // Task thread only.
-    private ValueState<Row> accumulators;
+    private ValueState<Accumulator> accumulators;
     /** Version 1.1's moments per key; null without stddev columns. Task thread only. */
     private ValueState<Row> moments;
     private OperatorContext context;
@@ -53,7 +55,7 @@ public final class KeyedAggregateOperator implements StreamOperator {
     public void initializeState(OperatorContext context) {
         this.context = context;
         this.accumulators = context.keyedState().getState(
-                new StateDescriptor.Value<>(STATE_NAME, new RowSerializer(plan.accumulatorSchema())));
+                new StateDescriptor.Value<>(STATE_NAME, plan.accumulatorSerializer()));
         if (stddev != null) {
             this.moments = context.keyedState().getState(
                     new StateDescriptor.Value<>(StddevColumns.STATE_NAME, new RowSerializer(stddev.momentsSchema())));
@@ -78,7 +80,7 @@ public final class KeyedAggregateOperator implements StreamOperator {
     @Override
     public void processElement(Row row, Output out) {
         throttle.pause();
-        Row acc;
+        Accumulator acc;
         try {
             acc = plan.accumulate(accumulators.value(), row);
         } catch (ArithmeticException e) {

@@ -135,7 +135,7 @@ public final class WindowAggregateOperator implements StreamOperator {
         if (isExpired(end, watermark)) {
             return false;
         }
-        Row acc = plan.accumulate(null, row);
+        Row acc = plan.accumulate((Row) null, row);
         List<Long> merged = new ArrayList<>();
         for (Map.Entry<Long, Long> w : ends.entries().entrySet()) {
             // windows that touch or overlap join (Flink's TimeWindow.intersects)
