@@ -13,4 +13,15 @@ public interface AsyncSnapshot<H> {
      * @throws Exception if writing fails; the task then declines the checkpoint
      */
     H write() throws Exception;
+
+    /**
+     * Releases what the synchronous part holds for {@link #write} (a backend's snapshot version, a RocksDB
+     * snapshot or native checkpoint directory) when {@code write} will not run: the checkpoint was aborted or
+     * declined before its asynchronous part, the pool refused the work, or an earlier part of the same
+     * asynchronous part failed. The task's checkpoint coordinator calls it for every snapshot of a checkpoint
+     * once that checkpoint's asynchronous part ends or is given up, so it must be idempotent and do nothing after
+     * {@code write} (which releases the same itself). Never throws; the default holds nothing.
+     */
+    default void discard() {
+    }
 }

@@ -125,6 +125,7 @@ public final class SubtaskCheckpointCoordinator {
             }
         } catch (Exception e) {
             LOG.warn("Task {} of job {} failed the synchronous part of checkpoint {}", taskId, jobName, id, e);
+            discard(pending);
             responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, e);
             if (!barrierSent) {
                 // downstream would otherwise wait for this barrier until a later one subsumes it
@@ -147,15 +148,18 @@ public final class SubtaskCheckpointCoordinator {
                     // declines it with that reason, or leaves it to the task that started the abort
                     LOG.debug("In-flight recording of checkpoint {} at task {} (job {}) ended: {}", id, taskId, jobName,
                             cause.getMessage());
+                    discard(pending);
                     return;
                 }
                 LOG.debug("In-flight data of checkpoint {} at task {} (job {}) is incomplete: {}", id, taskId, jobName, failure.toString());
+                discard(pending);
                 responder.declineCheckpoint(taskId, id, CheckpointFailureReason.CHECKPOINT_DECLINED, failure);
                 return;
             }
             try {
                 asyncOperations.execute(() -> runAsyncPart(id, barrier, pending, outputState, inputState.join(), alignment, syncMs, asyncStart));
             } catch (RejectedExecutionException e) {
+                discard(pending);
                 responder.declineCheckpoint(taskId, id, CheckpointFailureReason.JOB_SHUTTING_DOWN, e);
             }
         });
@@ -207,6 +211,29 @@ public final class SubtaskCheckpointCoordinator {
             LOG.warn("Task {} of job {} failed the asynchronous part of checkpoint {}", taskId, jobName, id, e);
             responder.declineCheckpoint(taskId, id, e instanceof IOException
                     ? CheckpointFailureReason.IO_EXCEPTION : CheckpointFailureReason.CHECKPOINT_DECLINED, e);
+        } finally {
+            // the snapshots after a failed one were never written: release what their synchronous parts hold
+            discard(pending);
+        }
+    }
+
+    /**
+     * Releases what the synchronous parts of {@code pending} hold (a heap backend's snapshot version, a RocksDB
+     * snapshot or native checkpoint): for snapshots whose {@link AsyncSnapshot#write} will not run; a no-op for
+     * those that were written. Without it a given-up checkpoint would keep RocksDB leases (and so the working
+     * directory of a closed backend) and heap snapshot versions forever.
+     */
+    private void discard(List<PendingSnapshot> pending) {
+        for (PendingSnapshot p : pending) {
+            try {
+                p.operatorState.discard();
+                if (p.keyedState != null) {
+                    p.keyedState.discard();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Operator {} of task {} (job {}) failed to release a snapshot it did not write", p.operatorId,
+                        taskId, jobName, e);
+            }
         }
     }
 

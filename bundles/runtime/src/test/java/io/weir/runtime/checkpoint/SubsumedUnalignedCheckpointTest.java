@@ -13,8 +13,22 @@ import io.weir.core.checkpoint.TaskStateSnapshot;
 import io.weir.core.coordination.CheckpointResponder;
 import io.weir.core.storage.CheckpointStorage;
 import io.weir.core.storage.CheckpointStreamFactory;
+import io.weir.api.FieldType;
+import io.weir.api.Row;
+import io.weir.api.RowSerializer;
+import io.weir.api.Schema;
+import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.state.StateDescriptor;
+import io.weir.api.state.ValueState;
+import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyedStateBackend;
+import io.weir.core.state.KeyedStateBackendParameters;
+import io.weir.state.heap.HeapStateBackend;
 import org.junit.jupiter.api.Test;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +58,71 @@ class SubsumedUnalignedCheckpointTest {
             }
         };
         CompletableFuture<RecordedInput> recording = new CompletableFuture<>();
-        ChannelIO channels = new ChannelIO() {
+        ChannelIO channels = recordingChannels(recording);
+        SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("agg", 0, 0), List.of(),
+                id -> { }, channels, new NoStorage(), responder, Runnable::run);
+        CheckpointOptions unaligned = new CheckpointOptions(CheckpointAlignment.UNALIGNED, 0, false);
+
+        coordinator.checkpointState(new CheckpointBarrier(4, 0, unaligned), new BarrierAlignment(0, 0, 0));
+        // checkpoint 5's barrier arrives on a channel still being recorded for 4: the task aborts 4
+        recording.completeExceptionally(new CheckpointException(CheckpointFailureReason.CHECKPOINT_SUBSUMED, "(test)", null));
+        coordinator.abortCheckpoint(4, CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+
+        assertThat(responses).containsExactly("decline 4 CHECKPOINT_SUBSUMED");
+        assertThat(CheckpointFailureReason.CHECKPOINT_SUBSUMED.isCounted()).isFalse();
+    }
+
+    /**
+     * The snapshots a subsumed checkpoint took in its synchronous part are discarded, not left registered: the
+     * heap backend then changes a value in place again instead of copying it for a snapshot that never runs.
+     */
+    @Test
+    void snapshotsOfACheckpointSubsumedBeforeItsAsynchronousPartAreDiscarded() throws Exception {
+        Schema keySchema = Schema.builder().field("id", FieldType.LONG).build();
+        HeapStateBackend heap = new HeapStateBackend();
+        KeyedStateBackend keyed = heap.createKeyedStateBackend(new KeyedStateBackendParameters("job", "agg", 0, 128,
+                new KeyGroupRange(0, 127), new RowSerializer(keySchema), List.of()));
+        int[] copies = {0};
+        TypeSerializer<long[]> counting = new TypeSerializer<>() {
+            @Override
+            public void serialize(long[] value, DataOutput out) throws java.io.IOException {
+                out.writeLong(value[0]);
+            }
+
+            @Override
+            public long[] deserialize(DataInput in) throws java.io.IOException {
+                return new long[] {in.readLong()};
+            }
+
+            @Override
+            public long[] copy(long[] value) {
+                copies[0]++;
+                return value.clone();
+            }
+        };
+        ValueState<long[]> count = keyed.getState(new StateDescriptor.Value<>("count", counting));
+        Row key = new Row(keySchema, 5L);
+        keyed.setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, 128));
+        long[] stored = {1};
+        count.update(stored);
+        CompletableFuture<RecordedInput> recording = new CompletableFuture<>();
+        SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("agg", 0, 0),
+                List.of(new SnapshotParticipant("agg", id -> { }, heap.createOperatorStateBackend("agg", List.of()), keyed,
+                        new io.weir.api.operator.CheckpointListener() { })),
+                id -> { }, recordingChannels(recording), new NoStorage(), new IgnoringResponder(), Runnable::run);
+
+        coordinator.checkpointState(new CheckpointBarrier(4, 0, new CheckpointOptions(CheckpointAlignment.UNALIGNED, 0, false)),
+                new BarrierAlignment(0, 0, 0));
+        recording.completeExceptionally(new CheckpointException(CheckpointFailureReason.CHECKPOINT_SUBSUMED, "(test)", null));
+        coordinator.abortCheckpoint(4, CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+
+        assertThat(count.value()).isSameAs(stored);
+        assertThat(copies[0]).isZero();
+        keyed.close();
+    }
+
+    private static ChannelIO recordingChannels(CompletableFuture<RecordedInput> recording) {
+        return new ChannelIO() {
             @Override
             public List<CompletableFuture<List<byte[]>>> broadcastBarrier(CheckpointBarrier barrier) {
                 return List.of();
@@ -59,17 +137,17 @@ class SubsumedUnalignedCheckpointTest {
                 return recording;
             }
         };
-        SubtaskCheckpointCoordinator coordinator = new SubtaskCheckpointCoordinator("job", new TaskId("agg", 0, 0), List.of(),
-                id -> { }, channels, new NoStorage(), responder, Runnable::run);
-        CheckpointOptions unaligned = new CheckpointOptions(CheckpointAlignment.UNALIGNED, 0, false);
+    }
 
-        coordinator.checkpointState(new CheckpointBarrier(4, 0, unaligned), new BarrierAlignment(0, 0, 0));
-        // checkpoint 5's barrier arrives on a channel still being recorded for 4: the task aborts 4
-        recording.completeExceptionally(new CheckpointException(CheckpointFailureReason.CHECKPOINT_SUBSUMED, "(test)", null));
-        coordinator.abortCheckpoint(4, CheckpointFailureReason.CHECKPOINT_SUBSUMED);
+    /** Drops every response. */
+    private static final class IgnoringResponder implements CheckpointResponder {
+        @Override
+        public void acknowledgeCheckpoint(TaskId task, long checkpointId, SubtaskCheckpointMetrics metrics, TaskStateSnapshot state) {
+        }
 
-        assertThat(responses).containsExactly("decline 4 CHECKPOINT_SUBSUMED");
-        assertThat(CheckpointFailureReason.CHECKPOINT_SUBSUMED.isCounted()).isFalse();
+        @Override
+        public void declineCheckpoint(TaskId task, long checkpointId, CheckpointFailureReason reason, Throwable cause) {
+        }
     }
 
     /** Storage of a task with no operator state: only the location is resolved. */

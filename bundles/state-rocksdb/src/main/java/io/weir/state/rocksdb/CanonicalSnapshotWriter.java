@@ -127,6 +127,12 @@ final class CanonicalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandl
         }
     }
 
+    /** Releases the RocksDB snapshot's lease. */
+    @Override
+    public void discard() {
+        lease.release();
+    }
+
     /** Writes the canonical entries of one state in one key group into {@code block}; returns the entry count. */
     private int collect(Picture p, RocksIterator it, int kg, ByteArrayOutputStream block) throws IOException {
         byte[] prefix = KeyBytes.keyGroupPrefix(kg);

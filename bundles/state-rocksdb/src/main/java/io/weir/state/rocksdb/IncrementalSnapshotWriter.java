@@ -119,9 +119,15 @@ final class IncrementalSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHan
             throw new IOException("writing incremental RocksDB state of checkpoint " + checkpointId + " (" + context
                     + ") failed: " + e, e);
         } finally {
-            RocksDBKeyedStateBackend.deleteRecursively(checkpointDirectory, context);
-            lease.release();
+            discard();
         }
+    }
+
+    /** Deletes the native checkpoint directory (if the task thread created it) and releases the lease. */
+    @Override
+    public void discard() {
+        RocksDBKeyedStateBackend.deleteRecursively(checkpointDirectory, context);
+        lease.release();
     }
 
     private StreamStateHandle upload(Path file) throws IOException {

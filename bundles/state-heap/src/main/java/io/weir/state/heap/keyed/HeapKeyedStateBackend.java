@@ -233,8 +233,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /**
      * Synchronous part: captures every state's key-group maps, increments the epoch and registers it as the
      * version this snapshot needs until its writer ends, O(states × key groups). The returned writer produces
-     * exactly the values as of this call, however the task thread changes state meanwhile. A writer that is never
-     * run stays registered: that costs one needless copy per entry and key group, nothing more.
+     * exactly the values as of this call, however the task thread changes state meanwhile. The version stays
+     * registered until the writer ends or is {@linkplain AsyncSnapshot#discard() discarded} (a checkpoint given up
+     * before its asynchronous part); while registered, values it captured are copied before an in-place update.
      *
      * @return the asynchronous part; it yields null without creating a stream if no state has an entry
      * @throws IllegalStateException if the backend is closed

@@ -78,6 +78,12 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
         }
     }
 
+    /** Finishes this snapshot's version without writing: the task thread may change what it captured in place. */
+    @Override
+    public void discard() {
+        running.finish(version);
+    }
+
     private KeyGroupsStateHandle writePicture() throws IOException {
         CheckpointStateOutputStream out = streams.createOutputStream();
         try {

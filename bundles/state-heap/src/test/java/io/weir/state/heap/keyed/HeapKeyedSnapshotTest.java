@@ -414,6 +414,27 @@ class HeapKeyedSnapshotTest {
         assertRestoredEquals(Kind.MUTABLE_VALUE, ALL, List.of(handle), Map.of(0L, 0L, 1L, 10L, 2L, 20L));
     }
 
+    /**
+     * A snapshot given up before its asynchronous part (an aborted checkpoint) is discarded: from then on values are
+     * changed in place again, not copied on every first update after it.
+     */
+    @Test
+    void aDiscardedSnapshotNoLongerMakesUpdatesCopyValues() throws Exception {
+        MutableLongSerializer serializer = new MutableLongSerializer();
+        KeyedStateBackend b = backend(ALL, List.of());
+        ValueState<long[]> state = b.getState(new StateDescriptor.Value<>("mutable", serializer));
+        setKey(b, 7);
+        long[] stored = {70};
+        state.update(stored);
+
+        AsyncSnapshot<KeyGroupsStateHandle> given = b.snapshot(1, new FileStreamFactory(dir, null));
+        given.discard();
+        given.discard(); // idempotent
+
+        assertThat(state.value()).isSameAs(stored);
+        assertThat(serializer.copies).hasValue(0);
+    }
+
     @Test
     void restoreIntoSmallerRangeReadsOnlyItsKeyGroups() throws Exception {
         Kind kind = Kind.MAP;
