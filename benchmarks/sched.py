@@ -24,6 +24,8 @@ import sys
 import threading
 import time
 
+from ab import read_builds, start  # benchmarks/ab.py, beside this script
+
 TICK = os.sysconf('SC_CLK_TCK')
 
 
@@ -102,17 +104,10 @@ class StateSampler(threading.Thread):
 
 def run(name, classpath, variant, extra, hz):
     load = float(open('/proc/loadavg').read().split()[0])
-    cmd = ['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-Dorg.slf4j.simpleLogger.logFile=System.err',
-           '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'] + os.environ.get('JAVA_OPTS', '').split() + [
-        '-cp', classpath, 'io.weir.benchmarks.CheckpointBenchmark', variant] + extra
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    p, lines = start(classpath, variant, extra)
     first = last = sampler = samples = None
     tnames, summary = {}, None
-    for line in p.stdout:
-        try:
-            j = json.loads(line)
-        except ValueError:
-            continue
+    for j in lines:
         if j.get('type') == 'checkpoint':
             if not tnames and j.get('elapsed_ms', 0) >= 5000:
                 tnames = names(p.pid)
@@ -186,12 +181,7 @@ def main():
     parser.add_argument('variant')
     parser.add_argument('extra', nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    builds = []
-    for b in args.build:
-        bname, _, path = b.partition('=')
-        if not path or not os.path.isfile(path):
-            parser.error(f'--build {b}: expected NAME=FILE, where FILE holds a class path')
-        builds.append((bname, open(path).read().strip()))
+    builds = read_builds(parser, args.build)
     failed = False
     for r in range(args.runs):
         for bname, classpath in (builds if r % 2 == 0 else builds[::-1]):
