@@ -24,7 +24,8 @@ import sys
 import threading
 import time
 
-from ab import read_builds, start  # benchmarks/ab.py, beside this script
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from ab import read_builds, start  # noqa: E402 (benchmarks/ab.py, beside this script)
 
 TICK = os.sysconf('SC_CLK_TCK')
 
