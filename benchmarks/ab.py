@@ -27,18 +27,43 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def java_command(classpath, variant, extra):
+    """The benchmark's JVM command line for one run (run.sh's JVM flags, then JAVA_OPTS)."""
+    return ['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-Dorg.slf4j.simpleLogger.logFile=System.err',
+            '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'] + os.environ.get('JAVA_OPTS', '').split() + [
+        '-cp', classpath, 'io.weir.benchmarks.CheckpointBenchmark', variant] + extra
+
+
+def start(classpath, variant, extra):
+    """Starts one run; @return the process and an iterator over its stdout's JSON lines, parsed (others skipped)."""
+    p = subprocess.Popen(java_command(classpath, variant, extra), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+
+    def lines():
+        for line in p.stdout:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+    return p, lines()
+
+
+def read_builds(parser, specs):
+    """@return [(name, class path)] for --build NAME=FILE arguments; a bad one ends the program with a usage error."""
+    builds = []
+    for b in specs:
+        name, _, path = b.partition('=')
+        if not path or not os.path.isfile(path):
+            parser.error(f'--build {b}: expected NAME=FILE, where FILE holds a class path')
+        builds.append((name, open(path).read().strip()))
+    return builds
+
+
 def run(name, classpath, variant, extra):
     load = float(open('/proc/loadavg').read().split()[0])
-    cmd = ['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-Dorg.slf4j.simpleLogger.logFile=System.err',
-           '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'] + os.environ.get('JAVA_OPTS', '').split() + [
-        '-cp', classpath, 'io.weir.benchmarks.CheckpointBenchmark', variant] + extra
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    p, lines = start(classpath, variant, extra)
     marks, summary = [], None
-    for line in p.stdout:
-        try:
-            j = json.loads(line)
-        except ValueError:
-            continue
+    for j in lines:
         if j.get('type') == 'checkpoint':
             marks.append((j.get('elapsed_ms', 0), j.get('rows_counted', 0), cpu_seconds(p.pid)))
         elif j.get('type') == 'summary':
@@ -67,12 +92,7 @@ def main():
     parser.add_argument('variant')
     parser.add_argument('extra', nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    builds = []
-    for b in args.build:
-        name, _, path = b.partition('=')
-        if not path or not os.path.isfile(path):
-            parser.error(f'--build {b}: expected NAME=FILE, where FILE holds a class path')
-        builds.append((name, open(path).read().strip()))
+    builds = read_builds(parser, args.build)
     results, failed = {name: [] for name, _ in builds}, False
     for r in range(args.rounds):
         for name, classpath in (builds if r % 2 == 0 else builds[::-1]):
