@@ -3,7 +3,6 @@ package io.weir.benchmarks.jmh;
 import io.weir.api.Row;
 import io.weir.api.RowSerializer;
 import io.weir.runtime.io.network.ByteArrayDataInput;
-import io.weir.runtime.io.network.ByteArrayDataOutput;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link RowSerializer} on one datagen-like row ({@link DatagenRows}: key, seq, ts and a 100-byte
- * payload; 129 bytes serialized): {@link #serialize} through the runtime's reusable {@link ByteArrayDataOutput},
+ * payload; 129 bytes serialized): {@link #serialize} through a reusable {@link ByteArrayDataOutput},
  * {@link #serializeInto} straight into a byte array as {@code RecordWriter} does, and {@link #deserialize} from the
  * reusable {@link ByteArrayDataInput} as {@code RecordDeserializer} does.
  * Score: rows per µs (one operation = one row), single-threaded.

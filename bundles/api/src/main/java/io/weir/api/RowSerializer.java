@@ -70,37 +70,46 @@ public final class RowSerializer implements TypeSerializer<Row> {
         return schema;
     }
 
+    /**
+     * Writes the binary form of {@code row}: encoded by {@link #serializeInto} into an array of the row's largest
+     * possible size, then written to {@code out} in one call.
+     *
+     * @throws IllegalArgumentException if the row may need more than {@value #MAX_ROW_BYTES} bytes
+     * @throws ClassCastException if a value is not of its field type's Java class
+     */
     @Override
     public void serialize(Row row, DataOutput out) throws IOException {
+        byte[] bytes = new byte[maxSerializedSize(row)];
+        out.write(bytes, 0, serializeInto(row, bytes, 0, bytes.length));
+    }
+
+    /** Largest array {@link #serialize} allocates for one row, bytes (a JVM's array limit, rounded down). */
+    private static final int MAX_ROW_BYTES = Integer.MAX_VALUE - 16;
+
+    /**
+     * @return an upper bound of the bytes {@code row} serializes to: exact except for strings, counted as 3 bytes per
+     *         {@code char} (UTF-8's most for one UTF-16 unit)
+     */
+    private int maxSerializedSize(Row row) {
         int n = types.length;
-        for (int b = 0; b < n; b += 8) {
-            int bits = 0;
-            for (int i = b; i < Math.min(n, b + 8); i++) {
-                if (row.get(i) == null) {
-                    bits |= 1 << (i - b);
-                }
-            }
-            out.writeByte(bits);
-        }
+        long size = (n + 7) / 8;
         for (int i = 0; i < n; i++) {
             Object v = row.get(i);
-            if (v == null) {
-                continue;
-            }
-            switch (types[i]) {
-                case LONG, TIMESTAMP -> out.writeLong((Long) v);
-                case INT -> out.writeInt((Integer) v);
-                case DOUBLE -> out.writeDouble((Double) v);
-                case BOOLEAN -> out.writeBoolean((Boolean) v);
-                case STRING -> Serializers.writeString((String) v, out);
-                case BYTES -> {
-                    byte[] bytes = (byte[]) v;
-                    out.writeInt(bytes.length);
-                    out.write(bytes);
-                }
-                default -> throw new IllegalStateException("unhandled type " + types[i]);
+            if (v != null) {
+                size += switch (types[i]) {
+                    case LONG, TIMESTAMP, DOUBLE -> 8;
+                    case INT -> 4;
+                    case BOOLEAN -> 1;
+                    case STRING -> 4 + 3L * ((String) v).length();
+                    case BYTES -> 4 + ((byte[]) v).length;
+                };
             }
         }
+        if (size > MAX_ROW_BYTES) {
+            throw new IllegalArgumentException("row of schema " + schema + " may serialize to " + size
+                    + " bytes, more than the " + MAX_ROW_BYTES + " a row may have; store large values outside the row");
+        }
+        return (int) size;
     }
 
     /**

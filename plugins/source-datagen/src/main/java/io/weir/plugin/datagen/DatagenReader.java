@@ -30,7 +30,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Position: the number of rows emitted by this subtask, in operator list state
  * {@value #STATE_NAME} (one {@code Long}); a restore continues the sequence after it. The payload
- * is one shared byte array of {@code record-size} bytes (rows are immutable by contract).
+ * is one shared byte array of {@code record-size} bytes (rows are immutable by contract). With up to
+ * {@value #MAX_CACHED_KEYS} keys, the boxed key values are made once and shared by every row (beyond
+ * {@code Long}'s own cache of -128..127 a row would otherwise box its key).
  *
  * <p>All methods run on the source task's thread; mutable fields are confined to it.
  */
@@ -40,6 +42,8 @@ public final class DatagenReader implements SourceReader {
     static final int MAX_ROWS_PER_POLL = 1024;
     static final int MAX_BYTES_PER_POLL = 32 * 1024;
     private static final long MIN_IDLE_NANOS = 10_000L;
+    /** Most keys whose boxed values are kept (about 20 bytes each: 2.6 MB at the limit). */
+    static final int MAX_CACHED_KEYS = 1 << 17;
     private static final Logger LOG = LoggerFactory.getLogger(DatagenReader.class);
 
     private final DatagenSettings settings;
@@ -48,6 +52,8 @@ public final class DatagenReader implements SourceReader {
     private final LongSupplier nanoClock;
     private final LongSupplier wallClockMillis;
     private final int maxRowsPerPoll;
+    /** {@code keyValues[k]} = k boxed, for every key, or null with more than {@link #MAX_CACHED_KEYS} keys. */
+    private final Long[] keyValues;
 
     // Task thread only.
     private ListState<Long> offsetState;
@@ -76,6 +82,14 @@ public final class DatagenReader implements SourceReader {
         this.nanoClock = nanoClock;
         this.wallClockMillis = wallClockMillis;
         this.maxRowsPerPoll = Math.max(1, Math.min(MAX_ROWS_PER_POLL, MAX_BYTES_PER_POLL / Math.max(1, settings.recordSize())));
+        if (settings.keys() <= MAX_CACHED_KEYS) {
+            keyValues = new Long[(int) settings.keys()];
+            for (int k = 0; k < keyValues.length; k++) {
+                keyValues[k] = (long) k;
+            }
+        } else {
+            keyValues = null;
+        }
     }
 
     /**
@@ -123,9 +137,13 @@ public final class DatagenReader implements SourceReader {
         }
         Long ts = wallClockMillis.getAsLong(); // boxed once: every row of one poll shares it
         long keys = settings.keys();
+        long key = emitted % keys; // then counted up: one division per poll, not per row
         for (long j = 0; j < n; j++) {
             long seq = emitted + j;
-            out.collect(new Row(schema, seq % keys, seq, ts, payload));
+            out.collect(new Row(schema, keyValues != null ? keyValues[(int) key] : Long.valueOf(key), seq, ts, payload));
+            if (++key == keys) {
+                key = 0;
+            }
         }
         emitted += n;
         pacer.emitted(n);

@@ -125,6 +125,34 @@ class DatagenReaderTest {
         assertThat(rows.get(0).getLong(0)).isEqualTo(3 * perPoll % 5);
     }
 
+    /**
+     * The key is counted up from {@code emitted % keys} across polls (327 rows each), wrapping at {@code keys}, from
+     * shared boxed values up to {@link DatagenReader#MAX_CACHED_KEYS} keys and freshly boxed beyond; a restored
+     * reader starts counting at its restored position.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {7, DatagenReader.MAX_CACHED_KEYS + 7})
+    void keysStaySeqModuloKeysAcrossPollsAndAfterARestore(long keys) throws Exception {
+        PluginConfig config = config(Map.of("keys", keys, "limit", keys + 1000));
+        InMemoryOperatorContext context = InMemoryOperatorContext.fresh(0, 1);
+        SourceReader reader = new DatagenSourceFactory().create(config, DatagenSettings.SCHEMA);
+        reader.initializeState(context);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            reader.pollNext(rows::add);
+        }
+        reader.snapshotState(1);
+        rows.addAll(drain(reader));
+        SourceReader restored = new DatagenSourceFactory().create(config, DatagenSettings.SCHEMA);
+        restored.initializeState(InMemoryOperatorContext.restored(0, 1, context.snapshotOperatorState()));
+        List<Row> afterRestore = drain(restored);
+
+        assertThat(rows).hasSize((int) keys + 1000).allSatisfy(r -> assertThat(r.getLong(0)).isEqualTo(r.getLong(1) % keys));
+        assertThat(afterRestore).hasSize((int) keys + 1000 - 3 * 327)
+                .allSatisfy(r -> assertThat(r.getLong(0)).isEqualTo(r.getLong(1) % keys));
+        assertThat(afterRestore.get(0).getLong(1)).isEqualTo(3 * 327);
+    }
+
     @Test
     void invalidKeysIsAConfigErrorNamingTheField() {
         assertThatThrownBy(() -> new DatagenSourceFactory().outputSchema(config(Map.of("keys", 0L))))

@@ -17,6 +17,17 @@ public final class BufferPool {
     private final ArrayDeque<NetworkBuffer> free = new ArrayDeque<>();
     /** Guarded by this: buffers created so far (created lazily up to capacity). */
     private int created;
+    /**
+     * Guarded by this: recycled overdraft buffers of {@link #bufferSize} bytes, at most {@link #MAX_SPARE_OVERDRAFTS},
+     * handed out again by {@link #requestOverdraft} instead of a fresh array.
+     */
+    private final ArrayDeque<NetworkBuffer> spareOverdrafts = new ArrayDeque<>();
+    /**
+     * Overdraft buffers kept for reuse (Flink's default overdraft limit per gate is 5 too). A producer overruns by at
+     * most one buffer per channel per poll (a poll starts only while a buffer is free), so a few cover the usual
+     * case; the rest are garbage once recycled.
+     */
+    static final int MAX_SPARE_OVERDRAFTS = 5;
     private final CopyOnWriteArrayList<Runnable> availabilityListeners = new CopyOnWriteArrayList<>();
     /**
      * The number of available buffers at which a recycle tells the listeners, {@code max(1, capacity / 4)}: a
@@ -66,11 +77,24 @@ public final class BufferPool {
      * counts against the pool's availability until recycled, so the producer stays backpressured
      * until consumers have drained the overdraft too: in-flight data stays bounded.
      *
+     * <p>An overdraft of at most {@link #bufferSize()} bytes reuses a recycled overdraft buffer when one is kept
+     * (up to {@value #MAX_SPARE_OVERDRAFTS}): a source whose polls overrun the pool under backpressure would otherwise
+     * allocate a fresh buffer-sized array for nearly every wake-up.
+     *
      * @param size bytes needed
-     * @return a fresh buffer of at least {@code size} bytes, garbage once recycled
+     * @return a buffer of at least {@code size} bytes that does not return to the pool's free buffers
      */
     public NetworkBuffer requestOverdraft(int size) {
         available.decrementAndGet();
+        if (size <= bufferSize) {
+            NetworkBuffer spare;
+            synchronized (this) {
+                spare = spareOverdrafts.poll();
+            }
+            if (spare != null) {
+                return spare;
+            }
+        }
         return new NetworkBuffer(new byte[Math.max(size, bufferSize)], this, false);
     }
 
@@ -96,6 +120,12 @@ public final class BufferPool {
         if (buffer.isPooled()) {
             synchronized (this) {
                 free.push(buffer);
+            }
+        } else if (buffer.capacity() == bufferSize) {
+            synchronized (this) {
+                if (spareOverdrafts.size() < MAX_SPARE_OVERDRAFTS) {
+                    spareOverdrafts.push(buffer);
+                }
             }
         }
         // counts move by one, so a rise from empty passes through wakeLevel exactly once

@@ -42,6 +42,8 @@ public final class PipelinedSubpartition {
     private CheckpointBarrier pendingBarrier;
     /** Guarded by this: completes with the data {@link #pendingBarrier} overtakes (empty if none). */
     private CompletableFuture<List<byte[]>> pendingOvertaken;
+    /** What a sent buffer's recycle runs: one object for the link's life, not a method reference per buffer. */
+    private final Runnable creditReturn = this::addCredit;
 
     /** @param initialCredit exclusive buffers of the consumer channel, ≥ 1 */
     public PipelinedSubpartition(int initialCredit) {
@@ -332,7 +334,7 @@ public final class PipelinedSubpartition {
                     break;
                 }
                 credit--;
-                buffer.onRecycle(this::addCredit);
+                buffer.onRecycle(creditReturn);
             } else if (head instanceof CheckpointBarrier barrier && blocksUpstream(barrier)) {
                 blocked = true;
             }

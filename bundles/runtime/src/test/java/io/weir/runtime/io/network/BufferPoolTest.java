@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** When {@link BufferPool} wakes a backpressured producer: once a quarter of the pool is free again, not per buffer. */
+/**
+ * When {@link BufferPool} wakes a backpressured producer (once a quarter of the pool is free again, not per buffer), and
+ * which overdraft buffers it reuses.
+ */
 class BufferPoolTest {
 
     @Test
@@ -65,5 +68,49 @@ class BufferPoolTest {
             b.recycle();
             assertThat(wakeUps.get()).as("round %d", round).isEqualTo(round);
         }
+    }
+
+    @Test
+    void aRecycledBufferSizedOverdraftIsHandedOutAgainByTheNextOverdraft() {
+        BufferPool pool = new BufferPool(64, 1);
+        NetworkBuffer pooled = pool.request();
+        NetworkBuffer first = pool.requestOverdraft(10);
+        byte[] segment = first.segment();
+        first.recycle();
+
+        NetworkBuffer second = pool.requestOverdraft(64);
+        assertThat(second.segment()).as("the recycled overdraft's segment").isSameAs(segment);
+        assertThat(second.size()).isZero();
+        assertThat(pool.isAvailable()).as("the reused overdraft still counts against the pool").isFalse();
+        second.recycle();
+        pooled.recycle();
+        assertThat(pool.isAvailable()).isTrue();
+        assertThat(pool.inUse()).as("overdrafts never join the pool's own buffers").isZero();
+    }
+
+    @Test
+    void oversizedOverdraftsAndThoseBeyondTheSpareLimitAreNotKept() {
+        BufferPool pool = new BufferPool(64, 1);
+        NetworkBuffer big = pool.requestOverdraft(100);
+        assertThat(big.capacity()).isEqualTo(100);
+        big.recycle();
+        assertThat(pool.requestOverdraft(10).segment()).as("a buffer-sized request does not get the 100-byte one")
+                .isNotSameAs(big.segment()).hasSize(64);
+
+        List<NetworkBuffer> taken = new ArrayList<>();
+        for (int i = 0; i < BufferPool.MAX_SPARE_OVERDRAFTS + 2; i++) {
+            taken.add(pool.requestOverdraft(64));
+        }
+        java.util.Set<byte[]> recycled = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (NetworkBuffer b : taken) {
+            recycled.add(b.segment());
+            b.recycle();
+        }
+        List<byte[]> again = new ArrayList<>();
+        for (int i = 0; i < BufferPool.MAX_SPARE_OVERDRAFTS + 2; i++) {
+            again.add(pool.requestOverdraft(64).segment());
+        }
+        assertThat(again.stream().filter(recycled::contains).count()).as("overdrafts reused")
+                .isEqualTo(BufferPool.MAX_SPARE_OVERDRAFTS);
     }
 }

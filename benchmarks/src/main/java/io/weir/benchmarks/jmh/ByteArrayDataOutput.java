@@ -1,17 +1,17 @@
-package io.weir.runtime.io.network;
+package io.weir.benchmarks.jmh;
 
 import java.io.DataOutput;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable {@link DataOutput} into a byte array, reusable after {@link #clear()}. (The record path no longer
- * uses it: {@code RecordWriter} serializes rows with {@code RowSerializer#serializeInto}.) One thread at a time.
+ * A growable {@link DataOutput} into a byte array, reusable after {@link #clear()}: what {@link RowSerializationBenchmark}
+ * serializes into (the record path writes into network buffers with {@code RowSerializer#serializeInto}). One thread at a time.
  */
-public final class ByteArrayDataOutput implements DataOutput {
-    /** Task thread only. */
+final class ByteArrayDataOutput implements DataOutput {
+    /** Benchmark thread only. */
     private byte[] buf = new byte[256];
-    /** Task thread only. */
+    /** Benchmark thread only. */
     private int pos;
 
     /** Forgets the content. */
