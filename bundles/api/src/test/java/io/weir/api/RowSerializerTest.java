@@ -50,6 +50,32 @@ class RowSerializerTest {
         assertThat(in.read()).isEqualTo(99);
     }
 
+    /**
+     * The binary form, pinned byte by byte (checkpoints, savepoints and the network use it): a null bitmap byte per 8
+     * fields (bit i = field i is null), then each non-null value as {@link java.io.DataOutput} writes it
+     * (big-endian; a string and bytes behind an int length, a string in UTF-8). Expected bytes written by hand.
+     */
+    @Test
+    void serializeWritesTheDocumentedBinaryForm() throws IOException {
+        Schema schema = Schema.builder().field("k", FieldType.LONG).field("i", FieldType.INT).field("s", FieldType.STRING)
+                .field("z", FieldType.BOOLEAN).field("d", FieldType.DOUBLE).field("b", FieldType.BYTES)
+                .field("t", FieldType.TIMESTAMP).field("n", FieldType.LONG).build();
+        Row row = new Row(schema, 1L, -2, "é", true, 1.0, new byte[] {7}, 258L, null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        new RowSerializer(schema).serialize(row, new DataOutputStream(bytes));
+
+        assertThat(java.util.HexFormat.of().formatHex(bytes.toByteArray())).isEqualTo(
+                "80" // bitmap: field 7 (n) is null
+                + "0000000000000001" // k
+                + "fffffffe" // i
+                + "00000002" + "c3a9" // s: length, UTF-8
+                + "01" // z
+                + "3ff0000000000000" // d: IEEE 754 bits of 1.0
+                + "00000001" + "07" // b: length, bytes
+                + "0000000000000102"); // t
+    }
+
     @Test
     void serializeIntoWritesTheBytesOfSerializeForEveryTypeAndNullsInEveryBitmapByte() throws IOException {
         Schema.Builder b = Schema.builder();
