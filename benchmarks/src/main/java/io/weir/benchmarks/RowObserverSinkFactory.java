@@ -53,5 +53,11 @@ public class RowObserverSinkFactory implements SinkFactory {
         public void write(Long transaction, Row row) {
             onRow.run();
         }
+
+        /** @return false: the callback does not see the row */
+        @Override
+        public boolean retainsRows() {
+            return false;
+        }
     }
 }

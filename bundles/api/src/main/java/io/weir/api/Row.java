@@ -9,7 +9,9 @@ import java.util.Arrays;
  * Between tasks a row travels in its binary form ({@link RowSerializer}); inside a chain the object
  * itself is handed on. Values are {@code null} or an instance of the field type's
  * {@link FieldType#javaClass()}. A row must not be modified after it was emitted; {@link #with}
- * returns a copy.
+ * returns a copy. The one exception is a {@link Reusable}'s row: its owner (an operator) overwrites it for its next
+ * emission, and only emits it to an output whose {@link io.weir.api.operator.Output#retainsRows()} is false, which
+ * references it no longer than the {@code collect} call.
  *
  * <p>{@link #equals} and {@link #hashCode} compare values (byte arrays by content), so a row of key
  * fields can serve as a key. The hash is stable across JVMs (it hashes strings, numbers and bytes by
@@ -88,6 +90,39 @@ public final class Row {
             out[i] = values[positions[i]];
         }
         return new Row(target, out);
+    }
+
+    /**
+     * A row that its owner overwrites and emits again, to save one row and one values array per emitted row. Only
+     * for outputs whose {@link io.weir.api.operator.Output#retainsRows()} is false: everyone else gets immutable
+     * rows. Not thread-safe: owned by one operator on its task thread.
+     */
+    public static final class Reusable {
+        private final Row row;
+
+        /** @param schema the schema of the row; its values start as null */
+        public Reusable(Schema schema) {
+            this.row = new Row(schema, new Object[schema.size()]);
+        }
+
+        /**
+         * Overwrites one value (the row's cached hash is dropped).
+         *
+         * @param i the position, 0 to arity - 1
+         * @param value null or an instance of the field type's {@link FieldType#javaClass()} (not checked)
+         * @return this
+         * @throws ArrayIndexOutOfBoundsException if {@code i} is not a position of the schema
+         */
+        public Reusable set(int i, Object value) {
+            row.values[i] = value;
+            row.hash = 0;
+            return this;
+        }
+
+        /** @return the row: the same object on every call, holding the values set so far */
+        public Row row() {
+            return row;
+        }
     }
 
     /** @return a copy of the values array */

@@ -47,6 +47,19 @@ public interface StreamOperator extends CheckpointListener {
     }
 
     /**
+     * Whether this operator may reference an input row after {@link #processElement} returns (keeps it in a
+     * field or state, or emits it to an output that does): the chained output feeding this operator answers
+     * {@link Output#retainsRows()} with it. Override to return false only if no input row, nor its values array,
+     * is referenced after {@code processElement} returns; an operator that passes its input row on (a filter) keeps
+     * the default, as the outputs it emits to are only known per call.
+     *
+     * @return true (the default), or false when the operator is done with each input row when processing returns
+     */
+    default boolean retainsInputRows() {
+        return true;
+    }
+
+    /**
      * A timer this operator registered through {@link OperatorContext#timerService()} fired. Keyed state is
      * scoped to {@code key}; the timer is already removed (registering it again schedules a new one).
      * Event-time timers fire before {@link #processWatermark} for the watermark that passed them.

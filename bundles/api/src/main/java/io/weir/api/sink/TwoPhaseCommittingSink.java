@@ -49,6 +49,18 @@ public interface TwoPhaseCommittingSink<T> {
     void write(T transaction, Row row) throws Exception;
 
     /**
+     * Whether {@link #write} may keep a reference to the row after it returns (e.g. buffers rows until
+     * {@link #preCommit}); the runtime's sink operator answers {@link io.weir.api.operator.Output#retainsRows()} of
+     * its chained input with it.
+     *
+     * @return true (the default), or false when {@code write} is done with the row (it serialized, counted or
+     *         dropped it) when it returns
+     */
+    default boolean retainsRows() {
+        return true;
+    }
+
+    /**
      * Phase 1: makes the transaction durable and ready to commit; no writes follow.
      *
      * @return the handle to record in the checkpoint: {@code transaction} itself, or a copy that

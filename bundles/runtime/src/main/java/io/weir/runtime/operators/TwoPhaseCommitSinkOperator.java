@@ -93,6 +93,12 @@ public final class TwoPhaseCommitSinkOperator<T> implements StreamOperator {
         sink.write(current, row);
     }
 
+    /** @return the sink's {@link TwoPhaseCommittingSink#retainsRows()}: this operator keeps no row itself */
+    @Override
+    public boolean retainsInputRows() {
+        return sink.retainsRows();
+    }
+
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId, Output out) throws Exception {
         pendingCommit.put(checkpointId, sink.preCommit(current, checkpointId));

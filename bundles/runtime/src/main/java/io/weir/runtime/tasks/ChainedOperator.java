@@ -159,15 +159,27 @@ final class ChainedOperator {
         operator.onTimer(timestamp, key, domain, output);
     }
 
-    /** An output that feeds this operator: wraps checked exceptions so they unwind the chain. */
+    /**
+     * An output that feeds this operator: wraps checked exceptions so they unwind the chain; it retains rows as
+     * the operator declares ({@link StreamOperator#retainsInputRows()}), so the previous operator may reuse its
+     * output row when this one keeps none.
+     */
     Output asOutput() {
-        return row -> {
-            try {
-                process(row);
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new OperatorException(operatorId, e);
+        return new Output() {
+            @Override
+            public void collect(Row row) {
+                try {
+                    process(row);
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new OperatorException(operatorId, e);
+                }
+            }
+
+            @Override
+            public boolean retainsRows() {
+                return operator.retainsInputRows();
             }
         };
     }

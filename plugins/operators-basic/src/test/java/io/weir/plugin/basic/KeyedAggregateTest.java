@@ -57,6 +57,45 @@ class KeyedAggregateTest {
         List<Row> out = run(op, context, input);
 
         assertThat(out).hasSize(input.size());
+        assertRunningAggregates(input, out);
+    }
+
+    @Test
+    void toAnOutputThatRetainsNoRowsItEmitsOneReusedRowHoldingEachRowsAggregates() throws Exception {
+        List<Row> input = randomRows(500, 11);
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
+        op.initializeState(context);
+        List<Row> emitted = new ArrayList<>();
+        List<Row> copies = new ArrayList<>();
+        io.weir.api.operator.Output retainsNone = new io.weir.api.operator.Output() {
+            @Override
+            public void collect(Row row) {
+                emitted.add(row);
+                // what a receiver that keeps nothing sees during the call, hash included
+                copies.add(new Row(row.schema(), row.values()));
+                assertThat(row.hashCode()).isEqualTo(copies.get(copies.size() - 1).hashCode());
+            }
+
+            @Override
+            public boolean retainsRows() {
+                return false;
+            }
+        };
+
+        Schema keySchema = Schema.builder().field("origin", FieldType.STRING).build();
+        for (Row row : input) {
+            context.setCurrentKey(row.project(new int[] {0}, keySchema));
+            op.processElement(row, retainsNone);
+        }
+
+        assertThat(emitted).hasSize(input.size());
+        assertThat(emitted).allSatisfy(r -> assertThat(r).isSameAs(emitted.get(0)));
+        assertRunningAggregates(input, copies);
+    }
+
+    /** Checks that {@code out.get(i)} holds the aggregates of input rows 0..i of its key (an independent computation). */
+    private static void assertRunningAggregates(List<Row> input, List<Row> out) {
         Map<String, List<Row>> seen = new HashMap<>();
         for (int i = 0; i < input.size(); i++) {
             Row in = input.get(i);
@@ -64,6 +103,19 @@ class KeyedAggregateTest {
             soFar.add(in);
             assertExpected(out.get(i), soFar);
         }
+    }
+
+    @Test
+    void toAnOutputThatRetainsRowsEveryRowIsANewOneLeftUnchanged() throws Exception {
+        StreamOperator op = new KeyedAggregateFactory().create(CONFIG, INPUT);
+        InMemoryOperatorContext context = InMemoryOperatorContext.keyed();
+        op.initializeState(context);
+
+        List<Row> out = run(op, context, List.of(new Row(INPUT, "SFO", 5L, 0.5, 10), new Row(INPUT, "SFO", 7L, 0.25, 20)));
+
+        assertThat(out.get(1)).isNotSameAs(out.get(0));
+        assertThat(out.get(0).get(1)).as("count of the first row, after the second").isEqualTo(1L);
+        assertThat(out.get(1).get(1)).isEqualTo(2L);
     }
 
     @Test

@@ -293,6 +293,25 @@ public final class AggregatePlan {
     }
 
     /**
+     * {@link #result(Accumulator, Row)} written into a reused row instead of a new one (for outputs that do not
+     * retain rows, {@link io.weir.api.operator.Output#retainsRows()}).
+     *
+     * @param acc the key's accumulator after {@code in}
+     * @param in the row just accumulated (its key fields are copied)
+     * @param target a reusable row of {@link #outputSchema()}, overwritten
+     * @return {@code target}'s row: key fields, then each aggregate's current result
+     */
+    public Row resultInto(Accumulator acc, Row in, Row.Reusable target) {
+        for (int i = 0; i < keyPositions.length; i++) {
+            target.set(i, in.get(keyPositions[i]));
+        }
+        for (int j = 0; j < aggregators.length; j++) {
+            target.set(keyPositions.length + j, aggregators[j].result(acc));
+        }
+        return target.row();
+    }
+
+    /**
      * Combines two accumulators of the same key (session windows that merge), as if all their rows had been
      * accumulated into one.
      *

@@ -15,7 +15,9 @@ import io.weir.plugin.basic.RecordThrottle;
  * holding a mutable {@link Accumulator}, changed in place per row by read-modify-write (see
  * {@link ValueState}; the heap backend copies it only while a snapshot still holds it) and stored in the binary
  * form of the accumulator row ({@link AggregatePlan#accumulatorSchema()}), snapshotted by the state
- * backend (PROTOCOL.md §7). Per row it allocates only the output row. Task thread only.
+ * backend (PROTOCOL.md §7). Per row it allocates only the output row, and of that only the boxed aggregates
+ * when its output does not retain rows ({@link Output#retainsRows()} false, e.g. a chained sink that counts or
+ * serializes each row): it then overwrites and emits one {@link Row.Reusable} row. Task thread only.
  */
 public final class KeyedAggregateOperator implements StreamOperator {
     /** Name of the keyed value state holding each key's accumulator; stable across versions. */
@@ -30,6 +32,8 @@ public final class KeyedAggregateOperator implements StreamOperator {
     private OperatorContext context;
     /** Version 1.1's stddev columns, or null (1.0, or no avg aggregate). */
     private final StddevColumns stddev;
+    /** The output row emitted to outputs that do not retain rows; created on first use. Task thread only. */
+    private Row.Reusable reusedOutput;
 
     /**
      * @param plan the compiled config
@@ -88,6 +92,13 @@ public final class KeyedAggregateOperator implements StreamOperator {
                     + context.subtaskIndex() + " of job " + context.jobName() + ": sum overflows long at row " + describe(row), e);
         }
         accumulators.update(acc);
+        if (stddev == null && !out.retainsRows()) {
+            if (reusedOutput == null) {
+                reusedOutput = new Row.Reusable(plan.outputSchema());
+            }
+            out.collect(plan.resultInto(acc, row, reusedOutput));
+            return;
+        }
         Row result = plan.result(acc, row);
         if (stddev != null) {
             Row m = stddev.accumulate(moments.value(), row);

@@ -30,6 +30,12 @@ public final class DiscardSink implements TwoPhaseCommittingSink<DiscardTransact
     public void write(DiscardTransaction transaction, Row row) {
     }
 
+    /** @return false: rows are dropped */
+    @Override
+    public boolean retainsRows() {
+        return false;
+    }
+
     /** Nothing to make durable. */
     @Override
     public DiscardTransaction preCommit(DiscardTransaction transaction) {
