@@ -12,6 +12,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Round trips of {@link RowSerializer} with nulls in every bitmap byte, for narrow and wide schemas. */
 class RowSerializerTest {
+    /** A field of every type and a second LONG and STRING. */
+    private static final Schema NINE_FIELDS = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES)
+            .field("l", FieldType.LONG).field("i", FieldType.INT).field("d", FieldType.DOUBLE).field("z", FieldType.BOOLEAN)
+            .field("t", FieldType.TIMESTAMP).field("k", FieldType.LONG).field("n", FieldType.STRING).build();
+
+    /** @return the serialized form of a {@link #NINE_FIELDS} row whose last field is null */
+    private static ByteArrayOutputStream nineFieldRowBytes() throws IOException {
+        Row row = new Row(NINE_FIELDS, "héllo", new byte[] {1, 2, 3}, 5L, 6, 7.5, true, 8L, 42L, null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new RowSerializer(NINE_FIELDS).serialize(row, new DataOutputStream(bytes));
+        return bytes;
+    }
 
     @Test
     void rowsOfOneNineAndSeventyFieldsWithNullsRoundTrip() throws IOException {
@@ -35,12 +47,8 @@ class RowSerializerTest {
 
     @Test
     void decodingOnlyBuildsTheNamedFieldsAndSkipsTheBytesOfEveryOtherType() throws IOException {
-        Schema schema = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES).field("l", FieldType.LONG)
-                .field("i", FieldType.INT).field("d", FieldType.DOUBLE).field("z", FieldType.BOOLEAN)
-                .field("t", FieldType.TIMESTAMP).field("k", FieldType.LONG).field("n", FieldType.STRING).build();
-        Row row = new Row(schema, "héllo", new byte[] {1, 2, 3}, 5L, 6, 7.5, true, 8L, 42L, null);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new RowSerializer(schema).serialize(row, new DataOutputStream(bytes));
+        Schema schema = NINE_FIELDS;
+        ByteArrayOutputStream bytes = nineFieldRowBytes();
         bytes.write(99); // the next row's first byte: must be where the stream stands after the row
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
 
@@ -122,12 +130,8 @@ class RowSerializerTest {
 
     @Test
     void deserializeFromAnArrayBuildsOnlyTheFieldsDecodingOnlyNames() throws IOException {
-        Schema schema = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES).field("l", FieldType.LONG)
-                .field("i", FieldType.INT).field("d", FieldType.DOUBLE).field("z", FieldType.BOOLEAN)
-                .field("t", FieldType.TIMESTAMP).field("k", FieldType.LONG).field("n", FieldType.STRING).build();
-        Row row = new Row(schema, "héllo", new byte[] {1, 2, 3}, 5L, 6, 7.5, true, 8L, 42L, null);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new RowSerializer(schema).serialize(row, new DataOutputStream(bytes));
+        Schema schema = NINE_FIELDS;
+        ByteArrayOutputStream bytes = nineFieldRowBytes();
         byte[] buffer = bytes.toByteArray();
 
         assertThat(new RowSerializer(schema).decodingOnly(new int[] {7, 3, 0, 5}).deserialize(buffer, 0, buffer.length))
