@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link RowSerializer} on one datagen-like row ({@link DatagenRows}: key, seq, ts and a 100-byte
  * payload; 129 bytes serialized): {@link #serialize} through a reusable {@link ByteArrayDataOutput},
- * {@link #serializeInto} straight into a byte array as {@code RecordWriter} does, and {@link #deserialize} from the
- * reusable {@link ByteArrayDataInput} as {@code RecordDeserializer} does.
+ * {@link #serializeInto} straight into a byte array as {@code RecordWriter} does, {@link #deserialize} from a
+ * reusable {@link ByteArrayDataInput} (the {@code DataInput} path state backends use) and {@link #deserializeArray}
+ * straight from the byte array as {@code RecordDeserializer} does.
  * Score: rows per µs (one operation = one row), single-threaded.
  *
  * <p>State is per benchmark thread ({@link Scope#Thread}); JMH runs each benchmark on one thread.
@@ -42,7 +43,7 @@ public class RowSerializationBenchmark {
     private ByteArrayDataOutput out;
     /** What {@link #serializeInto} writes into, as a network buffer's segment. Benchmark thread only. */
     private byte[] segment = new byte[32 * 1024];
-    /** Reused per row, as in {@code RecordDeserializer}. Benchmark thread only. */
+    /** Reused per row by {@link #deserialize}. Benchmark thread only. */
     private ByteArrayDataInput in;
     /** The serialized form of {@link #row}, which {@link #deserialize} reads. Benchmark thread only. */
     private byte[] serialized;
@@ -98,5 +99,17 @@ public class RowSerializationBenchmark {
     public void deserialize(Blackhole bh) throws IOException {
         in.reset(serialized, 0, serialized.length);
         bh.consume(serializer.deserialize(in));
+    }
+
+    /**
+     * Deserializes one row straight from the byte array ({@link RowSerializer#deserialize(byte[], int, int)}), the
+     * record path's way (allocates the row, its values and its payload copy).
+     *
+     * @param bh sinks the row
+     * @throws IOException never in practice (the bytes were written by the same serializer)
+     */
+    @Benchmark
+    public void deserializeArray(Blackhole bh) throws IOException {
+        bh.consume(serializer.deserialize(serialized, 0, serialized.length));
     }
 }

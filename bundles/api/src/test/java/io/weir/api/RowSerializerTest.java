@@ -12,6 +12,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Round trips of {@link RowSerializer} with nulls in every bitmap byte, for narrow and wide schemas. */
 class RowSerializerTest {
+    /** A field of every type and a second LONG and STRING. */
+    private static final Schema NINE_FIELDS = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES)
+            .field("l", FieldType.LONG).field("i", FieldType.INT).field("d", FieldType.DOUBLE).field("z", FieldType.BOOLEAN)
+            .field("t", FieldType.TIMESTAMP).field("k", FieldType.LONG).field("n", FieldType.STRING).build();
+
+    /** @return the serialized form of a {@link #NINE_FIELDS} row whose last field is null */
+    private static ByteArrayOutputStream nineFieldRowBytes() throws IOException {
+        Row row = new Row(NINE_FIELDS, "héllo", new byte[] {1, 2, 3}, 5L, 6, 7.5, true, 8L, 42L, null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new RowSerializer(NINE_FIELDS).serialize(row, new DataOutputStream(bytes));
+        return bytes;
+    }
 
     @Test
     void rowsOfOneNineAndSeventyFieldsWithNullsRoundTrip() throws IOException {
@@ -35,12 +47,8 @@ class RowSerializerTest {
 
     @Test
     void decodingOnlyBuildsTheNamedFieldsAndSkipsTheBytesOfEveryOtherType() throws IOException {
-        Schema schema = Schema.builder().field("s", FieldType.STRING).field("b", FieldType.BYTES).field("l", FieldType.LONG)
-                .field("i", FieldType.INT).field("d", FieldType.DOUBLE).field("z", FieldType.BOOLEAN)
-                .field("t", FieldType.TIMESTAMP).field("k", FieldType.LONG).field("n", FieldType.STRING).build();
-        Row row = new Row(schema, "héllo", new byte[] {1, 2, 3}, 5L, 6, 7.5, true, 8L, 42L, null);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new RowSerializer(schema).serialize(row, new DataOutputStream(bytes));
+        Schema schema = NINE_FIELDS;
+        ByteArrayOutputStream bytes = nineFieldRowBytes();
         bytes.write(99); // the next row's first byte: must be where the stream stands after the row
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
 
@@ -78,22 +86,7 @@ class RowSerializerTest {
 
     @Test
     void serializeIntoWritesTheBytesOfSerializeForEveryTypeAndNullsInEveryBitmapByte() throws IOException {
-        Schema.Builder b = Schema.builder();
-        FieldType[] kinds = FieldType.values();
-        Object[] values = new Object[70];
-        for (int i = 0; i < values.length; i++) {
-            FieldType t = kinds[i % kinds.length];
-            b.field("f" + i, t);
-            values[i] = i % 5 == 3 ? null : switch (t) {
-                case LONG, TIMESTAMP -> (i % 2 == 0 ? -1L : 1L) * (0x0102030405060708L + i);
-                case INT -> -i * 1_000_003;
-                case DOUBLE -> i / 3.0;
-                case BOOLEAN -> i % 2 == 0;
-                case STRING -> "é" + i;
-                case BYTES -> new byte[] {(byte) i, (byte) -i};
-            };
-        }
-        Row row = new Row(b.build(), values);
+        Row row = everyTypeRow();
         RowSerializer serializer = new RowSerializer(row.schema());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         serializer.serialize(row, new DataOutputStream(bytes));
@@ -125,6 +118,73 @@ class RowSerializerTest {
             }
         }
         assertThat(serializer.serializeInto(row, new byte[40], 2, 2 + size)).isEqualTo(2 + size);
+    }
+
+    /** The 70-field row of every type with nulls in every bitmap byte (field i of type {@code FieldType.values()[i % 6]}). */
+    private static Row everyTypeRow() {
+        Schema.Builder b = Schema.builder();
+        FieldType[] kinds = FieldType.values();
+        Object[] values = new Object[70];
+        for (int i = 0; i < values.length; i++) {
+            FieldType t = kinds[i % kinds.length];
+            b.field("f" + i, t);
+            values[i] = i % 5 == 3 ? null : switch (t) {
+                case LONG, TIMESTAMP -> (i % 2 == 0 ? -1L : 1L) * (0x0102030405060708L + i);
+                case INT -> -i * 1_000_003;
+                case DOUBLE -> i / 3.0;
+                case BOOLEAN -> i % 2 == 0;
+                case STRING -> "é" + i;
+                case BYTES -> new byte[] {(byte) i, (byte) -i};
+            };
+        }
+        return new Row(b.build(), values);
+    }
+
+    @Test
+    void deserializeFromAnArrayReadsTheRowThatSerializeWroteForEveryTypeAndNullsInEveryBitmapByte() throws IOException {
+        Row row = everyTypeRow();
+        RowSerializer serializer = new RowSerializer(row.schema());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write(new byte[] {9, 9, 9}); // the end of an earlier row
+        serializer.serialize(row, new DataOutputStream(bytes));
+        int length = bytes.size() - 3;
+        bytes.write(new byte[] {0x7f, 0x7f}); // the next row's length
+        byte[] buffer = bytes.toByteArray();
+
+        assertThat(serializer.deserialize(buffer, 3, length)).isEqualTo(row);
+    }
+
+    @Test
+    void deserializeFromAnArrayBuildsOnlyTheFieldsDecodingOnlyNames() throws IOException {
+        Schema schema = NINE_FIELDS;
+        ByteArrayOutputStream bytes = nineFieldRowBytes();
+        byte[] buffer = bytes.toByteArray();
+
+        assertThat(new RowSerializer(schema).decodingOnly(new int[] {7, 3, 0, 5}).deserialize(buffer, 0, buffer.length))
+                .isEqualTo(new Row(schema, "héllo", null, null, 6, null, true, null, 42L, null));
+    }
+
+    @Test
+    void deserializeFromAnArrayRejectsATruncatedRowANegativeLengthAndARangeOutsideTheArray() throws IOException {
+        Schema schema = Schema.builder().field("k", FieldType.LONG).field("s", FieldType.STRING)
+                .field("i", FieldType.INT).field("b", FieldType.BYTES).build();
+        RowSerializer serializer = new RowSerializer(schema);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        serializer.serialize(new Row(schema, 7L, "abc", 9, new byte[5]), new DataOutputStream(bytes));
+        byte[] full = bytes.toByteArray();
+        assertThat(full).hasSize(1 + 8 + (4 + 3) + 4 + (4 + 5));
+
+        for (int length = 0; length < full.length; length++) {
+            int cut = length;
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> serializer.deserialize(full, 0, cut))
+                    .as("row cut to %d bytes", cut).isInstanceOf(java.io.EOFException.class).hasMessageContaining("row");
+        }
+        byte[] negative = full.clone();
+        negative[1 + 8] = (byte) 0x80; // the string's length: Integer.MIN_VALUE + 3
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> serializer.deserialize(negative, 0, negative.length))
+                .isInstanceOf(IOException.class).hasMessageContaining("negative string length");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> serializer.deserialize(full, 1, full.length))
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test

@@ -42,6 +42,11 @@ public final class PipelinedSubpartition {
     private CheckpointBarrier pendingBarrier;
     /** Guarded by this: completes with the data {@link #pendingBarrier} overtakes (empty if none). */
     private CompletableFuture<List<byte[]>> pendingOvertaken;
+    /**
+     * Whether the received queue held more after the last {@link #poll}; written by the consumer task thread under
+     * this in {@link #poll}, read by it after (so it needs no second lock to ask).
+     */
+    private boolean lastPollLeftMore;
     /** What a sent buffer's recycle runs: one object for the link's life, not a method reference per buffer. */
     private final Runnable creditReturn = this::addCredit;
 
@@ -247,12 +252,18 @@ public final class PipelinedSubpartition {
         }
     }
 
-    /** @return the next received entry (a {@link NetworkBuffer} or an event), or null */
+    /**
+     * Consumer side: takes the head of the received queue; {@link #lastPollLeftMore()} then tells whether more is
+     * received.
+     *
+     * @return the next received entry (a {@link NetworkBuffer} or an event), or null
+     */
     public Object poll() {
         CompletableFuture<List<byte[]>> done = null;
         Object entry;
         synchronized (this) {
             entry = received.poll();
+            lastPollLeftMore = !received.isEmpty();
             if (entry != null && entry == pendingBarrier) {
                 done = pendingOvertaken;
                 pendingBarrier = null;
@@ -263,6 +274,14 @@ public final class PipelinedSubpartition {
             done.complete(List.of());
         }
         return entry;
+    }
+
+    /**
+     * @return whether the received queue held more entries right after the last {@link #poll} (as of then; a
+     *         producer's later data notifies the consumer as usual); consumer task thread only
+     */
+    public boolean lastPollLeftMore() {
+        return lastPollLeftMore;
     }
 
     /** @return whether the consumer has something to poll */

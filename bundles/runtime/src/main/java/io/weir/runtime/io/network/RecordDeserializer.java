@@ -11,7 +11,6 @@ import java.io.IOException;
  * Task thread only; reused for every buffer.
  */
 public final class RecordDeserializer {
-    private final ByteArrayDataInput in = new ByteArrayDataInput();
     /** Task thread only. */
     private NetworkBuffer buffer;
     /** Task thread only. */
@@ -53,8 +52,7 @@ public final class RecordDeserializer {
     public Row next(RowSerializer serializer) throws IOException {
         byte[] seg = buffer.segment();
         int len = ((seg[pos] & 0xff) << 24) | ((seg[pos + 1] & 0xff) << 16) | ((seg[pos + 2] & 0xff) << 8) | (seg[pos + 3] & 0xff);
-        in.reset(seg, pos + 4, len);
-        Row row = serializer.deserialize(in);
+        Row row = serializer.deserialize(seg, pos + 4, len);
         pos += 4 + len;
         lastRecordBytes = 4 + len;
         if (pos >= buffer.size()) {
