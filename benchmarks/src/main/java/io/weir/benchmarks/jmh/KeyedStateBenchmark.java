@@ -6,6 +6,7 @@ import io.weir.api.serialization.Serializers;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.state.ValueState;
 import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.runtime.io.network.KeySelector;
@@ -30,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The heap state backend's {@link ValueState} on the record path of a keyed count: per row, extract
  * the key row ({@link KeySelector#key}, one LONG field), compute its key group with
- * {@link KeyGroupAssignment#keyGroupFor} (max parallelism 128), {@link KeyedStateBackend#setCurrentKey},
+ * {@link KeyHashVersion#keyGroupFor} ({@link KeyHashVersion#CURRENT}, max parallelism 128), {@link KeyedStateBackend#setCurrentKey},
  * then {@code value()} and {@code update(value + 1)}. Rows are datagen-like ({@link DatagenRows}) in
  * datagen's key order ({@code seq % keys}); every key already has a value (filled in setup), so the
  * measurement sees updates, not inserts. One subtask of parallelism 1 owns all 128 key groups.
@@ -68,7 +69,7 @@ public class KeyedStateBenchmark {
     @Setup
     public void setUp() throws Exception {
         rows = DatagenRows.rows(keys, keys); // one row per key, in datagen's seq % keys order
-        keySelector = new KeySelector(DatagenRows.SCHEMA, List.of("key"));
+        keySelector = new KeySelector(DatagenRows.SCHEMA, List.of("key"), KeyHashVersion.CURRENT);
         backend = new HeapStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(
                 "jmh", "keyed-state-benchmark", 0, MAX_PARALLELISM,
                 KeyGroupAssignment.rangeForSubtask(MAX_PARALLELISM, 1, 0),
@@ -76,7 +77,7 @@ public class KeyedStateBenchmark {
         count = backend.getState(new StateDescriptor.Value<>("count", Serializers.LONG));
         for (Row row : rows) {
             Row key = keySelector.key(row);
-            backend.setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, MAX_PARALLELISM));
+            backend.setCurrentKey(key, KeyHashVersion.CURRENT.keyGroupFor(key, MAX_PARALLELISM));
             count.update(0L);
         }
         next = 0;
@@ -92,7 +93,7 @@ public class KeyedStateBenchmark {
         Row row = rows[next];
         next = next + 1 == rows.length ? 0 : next + 1;
         Row key = keySelector.key(row);
-        backend.setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, MAX_PARALLELISM));
+        backend.setCurrentKey(key, KeyHashVersion.CURRENT.keyGroupFor(key, MAX_PARALLELISM));
         Long current = count.value();
         bh.consume(current);
         count.update(current + 1);

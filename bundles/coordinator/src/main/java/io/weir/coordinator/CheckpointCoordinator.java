@@ -11,6 +11,7 @@ import io.weir.core.coordination.CheckpointCoordinatorGateway;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import io.weir.core.coordination.TaskCheckpointGateway;
 import io.weir.core.ha.CheckpointPossiblyStoredException;
+import io.weir.core.state.KeyHashVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,12 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
     private final PendingCheckpoints pending = new PendingCheckpoints(RECENT_IDS);
     /** Timer thread only (reads and records acks on {@link #pending}). */
     private final AckRouter ackRouter;
+    /**
+     * How the running attempt places keys, recorded in every checkpoint it completes: that of the checkpoint the
+     * attempt restored from, {@link KeyHashVersion#CURRENT} for a fresh start (the runtime decides the same way
+     * from the same {@link #restoreLatestCheckpoint} result). Timer thread only.
+     */
+    private KeyHashVersion keyHashVersion = KeyHashVersion.CURRENT;
 
     /**
      * @param context what the runtime provides for this job
@@ -178,7 +185,9 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
             try {
                 scheduler.stop();
                 abortPendingAndQueued(reason);
-                result.complete(restorer.restoreLatest());
+                Optional<CompletedCheckpoint> restored = restorer.restoreLatest();
+                keyHashVersion = restored.map(cp -> cp.metadata().keyHashVersion()).orElse(KeyHashVersion.CURRENT);
+                result.complete(restored);
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
@@ -330,7 +339,7 @@ public final class CheckpointCoordinator implements CheckpointCoordinatorGateway
         long id = p.checkpointId();
         CompletedCheckpoint cp;
         try {
-            cp = finalizer.finalizeCheckpoint(p);
+            cp = finalizer.finalizeCheckpoint(p, keyHashVersion);
         } catch (IOException e) {
             abort(p, CheckpointFailureReason.IO_EXCEPTION, e);
             return;

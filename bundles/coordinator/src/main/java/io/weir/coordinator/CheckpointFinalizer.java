@@ -7,6 +7,7 @@ import io.weir.core.checkpoint.OperatorState;
 import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import io.weir.core.coordination.OperatorInfo;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.storage.CheckpointStorage;
 
 import java.io.IOException;
@@ -43,13 +44,14 @@ final class CheckpointFinalizer {
     }
 
     /**
+     * @param keyHashVersion how the job places keys in key groups (recorded in {@code _metadata})
      * @return the completed checkpoint, its completion timestamp taken after {@code _metadata} is durable
      * @throws IOException if the storage cannot write {@code _metadata}
      * @throws IllegalStateException if an ack carries state of an operator the job does not have, or
      *         two acks carry state for the same operator subtask
      */
-    CompletedCheckpoint finalizeCheckpoint(PendingCheckpoint pending) throws IOException {
-        CheckpointMetadata metadata = assembleMetadata(pending);
+    CompletedCheckpoint finalizeCheckpoint(PendingCheckpoint pending, KeyHashVersion keyHashVersion) throws IOException {
+        CheckpointMetadata metadata = assembleMetadata(pending, keyHashVersion);
         String pointer = storage.finalizeCheckpoint(metadata);
         return new CompletedCheckpoint(pending.checkpointId(), pending.triggerTimestamp(), clock.getAsLong(),
                 pointer, metadata);
@@ -57,9 +59,9 @@ final class CheckpointFinalizer {
 
     /**
      * Every operator of the job gets an {@link OperatorState} (empty for stateless ones); each ack's
-     * per-operator state goes under the ack's subtask index.
+     * per-operator state goes under the ack's subtask index; the job's key placement is {@code keyHashVersion}.
      */
-    CheckpointMetadata assembleMetadata(PendingCheckpoint pending) {
+    CheckpointMetadata assembleMetadata(PendingCheckpoint pending, KeyHashVersion keyHashVersion) {
         long id = pending.checkpointId();
         Map<String, Map<Integer, OperatorSubtaskState>> byOperator = new LinkedHashMap<>();
         for (OperatorInfo op : operators) {
@@ -86,6 +88,6 @@ final class CheckpointFinalizer {
         boolean isFinal = pending.request().kind() == CheckpointTriggerKind.FINAL;
         List<MasterState> masterStates = new ArrayList<>();
         pending.masterStates().forEach((hookId, bytes) -> masterStates.add(new MasterState(hookId, bytes)));
-        return new CheckpointMetadata(id, jobName, pending.triggerTimestamp(), isFinal, states, masterStates);
+        return new CheckpointMetadata(id, jobName, pending.triggerTimestamp(), isFinal, states, masterStates, keyHashVersion);
     }
 }

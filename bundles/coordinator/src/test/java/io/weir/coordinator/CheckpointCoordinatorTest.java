@@ -14,6 +14,7 @@ import io.weir.core.coordination.CheckpointCoordinatorContext;
 import io.weir.core.coordination.CheckpointTriggerKind;
 import io.weir.core.coordination.MasterHook;
 import io.weir.core.coordination.OperatorInfo;
+import io.weir.core.state.KeyHashVersion;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -517,6 +518,26 @@ class CheckpointCoordinatorTest {
         assertThat(counter.get()).isEqualTo(42);
         assertThat(store.getLatestCheckpoint()).contains(restored);
         assertThat(trigger(CheckpointTriggerKind.MANUAL).join().checkpointId()).isEqualTo(42);
+    }
+
+    @Test
+    void aJobStartedWithoutStateRecordsFlinksKeyPlacement() {
+        start(Map.of());
+        assertThat(restore()).isEmpty();
+        assertThat(trigger(CheckpointTriggerKind.MANUAL).join().metadata().keyHashVersion()).isEqualTo(KeyHashVersion.FLINK);
+    }
+
+    @Test
+    void aJobRestoredFromLegacyStateKeepsItsKeyPlacementInEveryLaterCheckpoint() throws Exception {
+        job.storage.finalized.put(41L, new CheckpointMetadata(41, "flight-delays", T0, false, Map.of(), java.util.List.of(),
+                KeyHashVersion.LEGACY));
+        start(Map.of());
+        assertThat(restore().orElseThrow().metadata().keyHashVersion()).isEqualTo(KeyHashVersion.LEGACY);
+
+        assertThat(trigger(CheckpointTriggerKind.MANUAL).join().metadata().keyHashVersion()).isEqualTo(KeyHashVersion.LEGACY);
+        // a failover restores checkpoint 42, written by this coordinator: still the legacy placement
+        assertThat(restore().orElseThrow().checkpointId()).isEqualTo(42);
+        assertThat(trigger(CheckpointTriggerKind.MANUAL).join().metadata().keyHashVersion()).isEqualTo(KeyHashVersion.LEGACY);
     }
 
     @Test

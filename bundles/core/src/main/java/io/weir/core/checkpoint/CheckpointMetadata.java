@@ -1,5 +1,7 @@
 package io.weir.core.checkpoint;
 
+import io.weir.core.state.KeyHashVersion;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +18,17 @@ import java.util.Set;
  * @param isFinal whether this is the final checkpoint of a bounded job
  * @param operatorStates operator id → its state
  * @param masterStates the states of the job's master hooks, at most one per hook id (PROTOCOL.md §2)
+ * @param keyHashVersion how the job placed its keys in key groups when it wrote this state; a job restored from
+ *        here keeps it for its life ({@link KeyHashVersion})
  */
 public record CheckpointMetadata(long checkpointId, String jobName, long timestamp, boolean isFinal,
-        Map<String, OperatorState> operatorStates, List<MasterState> masterStates) {
-    /** @throws IllegalArgumentException if two master states have the same hook id */
+        Map<String, OperatorState> operatorStates, List<MasterState> masterStates, KeyHashVersion keyHashVersion) {
+    /**
+     * @throws IllegalArgumentException if two master states have the same hook id
+     * @throws NullPointerException if {@code keyHashVersion} is null
+     */
     public CheckpointMetadata {
+        java.util.Objects.requireNonNull(keyHashVersion, "keyHashVersion");
         operatorStates = Map.copyOf(operatorStates);
         masterStates = List.copyOf(masterStates);
         Set<String> ids = new HashSet<>();
@@ -32,7 +40,16 @@ public record CheckpointMetadata(long checkpointId, String jobName, long timesta
         }
     }
 
-    /** A checkpoint without master state (the job has no master hooks). */
+    /**
+     * Metadata whose keyed state was placed with {@link KeyHashVersion#LEGACY}, as in every {@code _metadata} file
+     * from before format version 7 (and in tests that build metadata by hand).
+     */
+    public CheckpointMetadata(long checkpointId, String jobName, long timestamp, boolean isFinal,
+            Map<String, OperatorState> operatorStates, List<MasterState> masterStates) {
+        this(checkpointId, jobName, timestamp, isFinal, operatorStates, masterStates, KeyHashVersion.LEGACY);
+    }
+
+    /** A checkpoint without master state (the job has no master hooks), placed with {@link KeyHashVersion#LEGACY}. */
     public CheckpointMetadata(long checkpointId, String jobName, long timestamp, boolean isFinal,
             Map<String, OperatorState> operatorStates) {
         this(checkpointId, jobName, timestamp, isFinal, operatorStates, List.of());

@@ -66,7 +66,9 @@ public interface CheckpointCoordinatorGateway extends CheckpointResponder {
      * {@code execution.savepoint.ignore-unclaimed-state} is set. Every restore goes through here
      * (first start, failover), so a checkpoint whose {@code _metadata} is being written when the
      * restore is requested either completes first and is chosen, or is aborted and never completes.
-     * The caller restarts the scheduler once the new attempt's tasks run.
+     * The caller restarts the scheduler once the new attempt's tasks run. The new attempt places its keys with
+     * the chosen checkpoint's {@link io.weir.core.state.KeyHashVersion} ({@code KeyHashVersion.CURRENT} if there
+     * is none), and every checkpoint completed from then on records that version.
      *
      * @param reason why pending checkpoints are aborted; should not be counted (e.g. JOB_SHUTTING_DOWN)
      * @return completes with the checkpoint (empty if there is none), or exceptionally if the store,

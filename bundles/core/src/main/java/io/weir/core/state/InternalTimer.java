@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param timestamp ms since the epoch
  * @param key the key fields, non-null
- * @param keyGroup the key's group ({@link KeyGroupAssignment#keyGroupFor})
+ * @param keyGroup the key's group ({@link KeyHashVersion#keyGroupFor})
  */
 public record InternalTimer(long timestamp, Row key, int keyGroup) {
     /** @throws NullPointerException if key is null */

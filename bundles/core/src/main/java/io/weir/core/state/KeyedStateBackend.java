@@ -17,7 +17,7 @@ public interface KeyedStateBackend extends KeyedStateStore, AutoCloseable {
      * Scopes all keyed state to {@code key} until the next call.
      *
      * @param key the key fields of the current record
-     * @param keyGroup the key's group, as computed by {@link KeyGroupAssignment#keyGroupFor}
+     * @param keyGroup the key's group, as computed by {@link KeyHashVersion#keyGroupFor}
      * @throws IllegalArgumentException if the key group is outside this backend's range
      */
     void setCurrentKey(Row key, int keyGroup);

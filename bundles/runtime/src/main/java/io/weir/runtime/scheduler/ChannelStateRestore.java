@@ -11,6 +11,7 @@ import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobVertex;
 import io.weir.core.job.Partitioning;
 import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.runtime.checkpoint.ChannelStateWriter;
 import io.weir.runtime.io.network.BufferPool;
 import io.weir.runtime.io.network.ByteArrayDataInput;
@@ -135,7 +136,8 @@ final class ChannelStateRestore {
         int inputBase = inputBase(metadata, job, e);
         int outputBase = outputBase(metadata, job, e);
         boolean unchanged = p0 == p1 && q0 == q1;
-        Redistributor redistributor = unchanged ? null : new Redistributor(e, producer, q0, q1, maxParallelism, bufferSize);
+        Redistributor redistributor = unchanged ? null : new Redistributor(e, producer, q0, q1, maxParallelism, bufferSize,
+                metadata.keyHashVersion());
         for (int s = 0; s < p0; s++) {
             for (int j = 0; j < q0; j++) {
                 if (forward && s != j) {
@@ -185,14 +187,17 @@ final class ChannelStateRestore {
         /** Job master thread only. */
         long records;
 
-        Redistributor(JobEdge edge, JobVertex producer, int oldConsumers, int consumers, int maxParallelism, int bufferSize) {
+        /** Hash edges re-partition with {@code keyHashVersion}: the checkpoint's, which the restored job keeps. */
+        Redistributor(JobEdge edge, JobVertex producer, int oldConsumers, int consumers, int maxParallelism, int bufferSize,
+                KeyHashVersion keyHashVersion) {
             this.edge = edge;
             this.consumers = consumers;
             this.consumersUnchanged = oldConsumers == consumers;
             this.maxParallelism = maxParallelism;
             this.bufferSize = bufferSize;
             this.serializer = new RowSerializer(edge.schemaFrom(producer));
-            this.keys = edge.partitioning() == Partitioning.HASH ? new KeySelector(edge.schemaFrom(producer), edge.keyFields()) : null;
+            this.keys = edge.partitioning() == Partitioning.HASH ? new KeySelector(edge.schemaFrom(producer), edge.keyFields(),
+                    keyHashVersion) : null;
         }
 
         /** @param producer the new producer subtask; {@code oldConsumer} the consumer the buffers were sent to */
@@ -208,7 +213,7 @@ final class ChannelStateRestore {
                     }
                     int consumer = switch (edge.partitioning()) {
                         case HASH -> KeyGroupAssignment.subtaskForKeyGroup(
-                                KeyGroupAssignment.keyGroupForHash(keys.hash(row(b, pos + 4, len)), maxParallelism),
+                                keys.hashVersion().keyGroupForHash(keys.hash(row(b, pos + 4, len)), maxParallelism),
                                 maxParallelism, consumers);
                         case REBALANCE -> consumersUnchanged ? oldConsumer : nextRoundRobin++ % consumers;
                         case FORWARD -> producer;

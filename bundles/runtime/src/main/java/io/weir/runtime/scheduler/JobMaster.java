@@ -400,7 +400,8 @@ public final class JobMaster implements JobHandle, TaskListener {
         finishedData.clear();
         finished.clear();
         finalCheckpointRequested = false;
-        restore.ifPresent(cp -> LOG.info("Restoring job {} from checkpoint {} ({})", job.name(), cp.checkpointId(), cp.externalPointer()));
+        restore.ifPresent(cp -> LOG.info("Restoring job {} from checkpoint {} ({}); keys keep their placement, key hash version {}",
+                job.name(), cp.checkpointId(), cp.externalPointer(), cp.metadata().keyHashVersion()));
         TaskServices taskServices = new TaskServices(services.plugins(), stateBackend, storage, coordinator, barrierHandlers,
                 services.asyncOperations(), this, services.timers());
         TaskDeployer.Attempt deployed = deployer.build(attempt, restore, taskServices);

@@ -11,6 +11,7 @@ import io.weir.core.job.JobGraph;
 import io.weir.core.job.JobVertex;
 import io.weir.core.job.Partitioning;
 import io.weir.core.job.VertexKind;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.runtime.io.network.BufferPool;
 import io.weir.runtime.io.network.ChannelSelector;
 import io.weir.runtime.io.network.InputGate;
@@ -89,6 +90,8 @@ final class TaskDeployer {
         int credits = config.get(ExecutionOptions.BUFFERS_PER_CHANNEL);
         int floating = config.get(ExecutionOptions.FLOATING_BUFFERS_PER_GATE);
         int maxParallelism = config.get(ExecutionOptions.MAX_PARALLELISM);
+        // the job keeps the placement its state was written with, for its life (also across rescaling)
+        KeyHashVersion keyHashVersion = keyHashVersion(restore);
 
         // one subpartition per (network edge, producer subtask, consumer subtask)
         Map<JobEdge, PipelinedSubpartition[][]> links = new HashMap<>();
@@ -140,7 +143,7 @@ final class TaskDeployer {
                         }
                     }
                     outputs.addAll(sps);
-                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism), new RowSerializer(e.schemaFrom(tail)),
+                    writers.add(new RecordWriter(sps, pool, selector(e, tail, s, sps.size(), maxParallelism, keyHashVersion), new RowSerializer(e.schemaFrom(tail)),
                             e.output()));
                 }
                 if (!writers.isEmpty()) {
@@ -159,7 +162,7 @@ final class TaskDeployer {
                             }
                         }
                         if (head.keyed()) {
-                            keySelector = new KeySelector(head.inputSchema(), e.keyFields());
+                            keySelector = new KeySelector(head.inputSchema(), e.keyFields(), keyHashVersion);
                         }
                     }
                     gate = new InputGate(channels);
@@ -174,12 +177,23 @@ final class TaskDeployer {
         return new Attempt(job.name(), created, writersOf);
     }
 
-    private static ChannelSelector selector(JobEdge e, JobVertex producer, int subtask, int channels, int maxParallelism) {
+    /**
+     * @param restore the checkpoint an attempt restores from, if any
+     * @return how the attempt places keys: as the restored state was placed, {@link KeyHashVersion#CURRENT} for a
+     *         fresh start (the checkpoint coordinator records the same in every checkpoint of the attempt)
+     */
+    static KeyHashVersion keyHashVersion(Optional<CompletedCheckpoint> restore) {
+        return restore.map(cp -> cp.metadata().keyHashVersion()).orElse(KeyHashVersion.CURRENT);
+    }
+
+    private static ChannelSelector selector(JobEdge e, JobVertex producer, int subtask, int channels, int maxParallelism,
+            KeyHashVersion keyHashVersion) {
         return switch (e.partitioning()) {
             case FORWARD -> ChannelSelector.forward();
             case BROADCAST -> ChannelSelector.broadcast();
             case REBALANCE -> ChannelSelector.rebalance(channels, subtask);
-            case HASH -> ChannelSelector.hash(new KeySelector(e.schemaFrom(producer), e.keyFields()), maxParallelism, channels);
+            case HASH -> ChannelSelector.hash(new KeySelector(e.schemaFrom(producer), e.keyFields(), keyHashVersion),
+                    maxParallelism, channels);
         };
     }
 }

@@ -3,7 +3,6 @@ package io.weir.runtime.tasks;
 import io.weir.api.Row;
 import io.weir.api.operator.Output;
 import io.weir.api.operator.StreamOperator;
-import io.weir.core.state.KeyGroupAssignment;
 import io.weir.runtime.io.network.KeySelector;
 import io.weir.runtime.operators.DefaultOperatorContext;
 
@@ -98,7 +97,7 @@ final class ChainedOperator {
         } else {
             // the key row caches its hash: computed once here, reused by the state backend's lookups
             key = keySelector.key(row);
-            keyGroup = KeyGroupAssignment.keyGroupFor(key, maxParallelism);
+            keyGroup = keySelector.hashVersion().keyGroupForHash(hash, maxParallelism);
             recentKeys[slot] = key;
             recentKeyGroups[slot] = keyGroup;
             recentHashes[slot] = hash;

@@ -20,7 +20,7 @@ import io.weir.api.Schema;
 import io.weir.api.serialization.TypeSerializer;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.state.ValueState;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -102,7 +102,7 @@ class SubsumedUnalignedCheckpointTest {
         };
         ValueState<long[]> count = keyed.getState(new StateDescriptor.Value<>("count", counting));
         Row key = new Row(keySchema, 5L);
-        keyed.setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, 128));
+        keyed.setCurrentKey(key, KeyHashVersion.LEGACY.keyGroupFor(key, 128));
         long[] stored = {1};
         count.update(stored);
         CompletableFuture<RecordedInput> recording = new CompletableFuture<>();

@@ -16,10 +16,13 @@ import io.weir.core.job.JobVertex;
 import io.weir.core.job.Partitioning;
 import io.weir.core.job.VertexKind;
 import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.runtime.io.network.BufferPool;
 import io.weir.runtime.io.network.NetworkBuffer;
 import io.weir.runtime.io.network.PipelinedSubpartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -89,9 +92,15 @@ class ChannelStateRestoreTest {
 
     private static CheckpointMetadata checkpoint(int producers, Map<Integer, OperatorSubtaskState> producerStates, int consumers,
             Map<Integer, OperatorSubtaskState> consumerStates) {
+        return checkpoint(KeyHashVersion.LEGACY, producers, producerStates, consumers, consumerStates);
+    }
+
+    /** A checkpoint of a job that placed its keys with {@code version}. */
+    private static CheckpointMetadata checkpoint(KeyHashVersion version, int producers, Map<Integer, OperatorSubtaskState> producerStates,
+            int consumers, Map<Integer, OperatorSubtaskState> consumerStates) {
         return new CheckpointMetadata(7, "j", 0, false, Map.of(
                 "p", new OperatorState("p", producers, MAX_PARALLELISM, producerStates),
-                "c", new OperatorState("c", consumers, MAX_PARALLELISM, consumerStates)));
+                "c", new OperatorState("c", consumers, MAX_PARALLELISM, consumerStates)), List.of(), version);
     }
 
     /** @return the (key, seq) pairs of the rows in {@code buffers}, in order */
@@ -109,9 +118,9 @@ class ChannelStateRestoreTest {
         return rows;
     }
 
-    /** The consumer owning {@code key}, from the key-group contract (PROTOCOL.md §7). */
-    private static int owner(long key, int consumers) {
-        int keyGroup = KeyGroupAssignment.keyGroupFor(new Row(KEY, key), MAX_PARALLELISM);
+    /** The consumer owning {@code key} when keys are placed with {@code version}, from the key-group contract (PROTOCOL.md §7). */
+    private static int owner(long key, int consumers, KeyHashVersion version) {
+        int keyGroup = version.keyGroupFor(new Row(KEY, key), MAX_PARALLELISM);
         for (int c = 0; c < consumers; c++) {
             if (KeyGroupAssignment.rangeForSubtask(MAX_PARALLELISM, consumers, c).contains(keyGroup)) {
                 return c;
@@ -151,8 +160,10 @@ class ChannelStateRestoreTest {
         assertThat(producerPool.isAvailable()).as("replayed buffers are recycled back").isTrue();
     }
 
-    @Test
-    void hashEdgeScaledUpSendsEveryInflightRecordToTheNewOwnerOfItsKeyOnce() throws Exception {
+    /** Keys 0..39 of the two versions' placements differ in owner: re-partitioning must use the checkpoint's. */
+    @ParameterizedTest
+    @EnumSource(KeyHashVersion.class)
+    void hashEdgeScaledUpSendsEveryInflightRecordToTheNewOwnerOfItsKeyOnce(KeyHashVersion version) throws Exception {
         JobGraph job = job(2, 4, Partitioning.HASH);
         Map<Integer, List<List<Long>>> sent = new HashMap<>();
         // old: 2 producers -> 2 consumers; in flight: keys 0..39, seq numbering each record
@@ -166,7 +177,7 @@ class ChannelStateRestoreTest {
                 List<Long> in = new ArrayList<>();
                 List<Long> out = new ArrayList<>();
                 for (long key = 0; key < 40; key++) {
-                    if (owner(key, 2) == j) {
+                    if (owner(key, 2, version) == j) {
                         in.add(key);
                         in.add(seq++);
                         out.add(key);
@@ -182,7 +193,7 @@ class ChannelStateRestoreTest {
         consumers.put(1, new OperatorSubtaskState(List.of(), List.of(), inputs[1], List.of()));
         long total = seq;
 
-        ChannelStateRestore restore = new ChannelStateRestore(Optional.of(checkpoint(2, producers, 2, consumers)), job, job.edges(),
+        ChannelStateRestore restore = new ChannelStateRestore(Optional.of(checkpoint(version, 2, producers, 2, consumers)), job, job.edges(),
                 MAX_PARALLELISM, 64);
 
         List<Long> seen = new ArrayList<>();
@@ -191,7 +202,7 @@ class ChannelStateRestoreTest {
                 List<byte[]> buffers = restore.assigned(job.edges().get(0), s, c);
                 assertThat(buffers).allSatisfy(b -> assertThat(b.length).isLessThanOrEqualTo(64));
                 for (List<Long> row : rows(buffers)) {
-                    assertThat(owner(row.get(0), 4)).as("consumer of key %s", row.get(0)).isEqualTo(c);
+                    assertThat(owner(row.get(0), 4, version)).as("consumer of key %s", row.get(0)).isEqualTo(c);
                     seen.add(row.get(1));
                     sent.computeIfAbsent(s, k -> new ArrayList<>()).add(row);
                 }

@@ -6,12 +6,14 @@ import io.weir.api.Schema;
 import io.weir.core.storage.CheckpointStreamFactory;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.state.AsyncSnapshot;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.runtime.io.network.KeySelector;
 import io.weir.runtime.operators.DefaultOperatorContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +30,10 @@ class ChainedOperatorKeyTest {
     private final List<Row> keys = new ArrayList<>();
     private final List<Integer> keyGroups = new ArrayList<>();
 
-    @Test
-    void everyRecordGetsItsOwnKeyAndKeyGroupEvenWhenKeysShareAHash() throws Exception {
-        ChainedOperator op = keyedOperator();
+    @ParameterizedTest
+    @EnumSource(KeyHashVersion.class)
+    void everyRecordGetsItsOwnKeyAndKeyGroupEvenWhenKeysShareAHash(KeyHashVersion version) throws Exception {
+        ChainedOperator op = keyedOperator(version);
         // 0 and -1 hash alike (Long.hashCode), so they share a slot of the recent keys and their hash
         long[] input = {0, -1, 0, -1, 7, 0, 1L << 32, 1};
 
@@ -42,13 +45,13 @@ class ChainedOperatorKeyTest {
         for (int i = 0; i < input.length; i++) {
             assertThat(keys.get(i)).isEqualTo(new Row(KEY, input[i]));
             assertThat(keyGroups.get(i)).as("key group of key %d", input[i])
-                    .isEqualTo(KeyGroupAssignment.keyGroupFor(new Row(KEY, input[i]), MAX_PARALLELISM));
+                    .isEqualTo(version.keyGroupFor(new Row(KEY, input[i]), MAX_PARALLELISM));
         }
     }
 
     @Test
     void aKeyThatRecursReusesItsKeyRow() throws Exception {
-        ChainedOperator op = keyedOperator();
+        ChainedOperator op = keyedOperator(KeyHashVersion.CURRENT);
 
         op.process(new Row(INPUT, 5L, 1L));
         op.process(new Row(INPUT, 6L, 2L));
@@ -58,22 +61,23 @@ class ChainedOperatorKeyTest {
         assertThat(keys.get(1)).isNotSameAs(keys.get(0));
     }
 
-    @Test
-    void nullKeysAreSetAndReusedLikeOthers() throws Exception {
-        ChainedOperator op = keyedOperator();
+    @ParameterizedTest
+    @EnumSource(KeyHashVersion.class)
+    void nullKeysAreSetAndReusedLikeOthers(KeyHashVersion version) throws Exception {
+        ChainedOperator op = keyedOperator(version);
 
         op.process(new Row(INPUT, null, 1L));
         op.process(new Row(INPUT, 0L, 2L));
         op.process(new Row(INPUT, null, 3L));
 
         assertThat(keys).extracting(r -> r.get(0)).containsExactly(null, 0L, null);
-        assertThat(keyGroups.get(2)).isEqualTo(KeyGroupAssignment.keyGroupFor(new Row(KEY, (Object) null), MAX_PARALLELISM));
+        assertThat(keyGroups.get(2)).isEqualTo(version.keyGroupFor(new Row(KEY, (Object) null), MAX_PARALLELISM));
     }
 
-    private ChainedOperator keyedOperator() {
+    private ChainedOperator keyedOperator(KeyHashVersion version) {
         KeyedStateBackend backend = new RecordingBackend();
         DefaultOperatorContext context = new DefaultOperatorContext("job", "op", 0, 1, false, null, backend);
-        ChainedOperator op = new ChainedOperator("op", (row, out) -> { }, context, new KeySelector(INPUT, List.of("key")),
+        ChainedOperator op = new ChainedOperator("op", (row, out) -> { }, context, new KeySelector(INPUT, List.of("key"), version),
                 MAX_PARALLELISM, 0, 0);
         op.output = row -> { };
         return op;

@@ -5,7 +5,7 @@ import io.weir.api.Row;
 import io.weir.api.RowSerializer;
 import io.weir.api.Schema;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -52,7 +52,7 @@ class KeyedTimerServiceTest {
 
     private void key(String k) {
         Row row = new Row(KEY, k);
-        backend.setCurrentKey(row, KeyGroupAssignment.keyGroupFor(row, MAX));
+        backend.setCurrentKey(row, KeyHashVersion.LEGACY.keyGroupFor(row, MAX));
     }
 
     private TimerTarget recorder() {

@@ -11,7 +11,7 @@ import io.weir.api.plugin.PluginConfig;
 import io.weir.api.state.KeyedStateStore;
 import io.weir.api.state.OperatorStateStore;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -126,7 +126,7 @@ class WindowAggregateEventTimeTest {
 
         void row(String date, String origin, long delay) throws Exception {
             Row key = new Row(KEY, origin);
-            backend.setCurrentKey(key, KeyGroupAssignment.keyGroupFor(key, MAX));
+            backend.setCurrentKey(key, KeyHashVersion.LEGACY.keyGroupFor(key, MAX));
             op.processElement(new Row(IN, date, origin, delay), r -> out.add(format(r)));
         }
 

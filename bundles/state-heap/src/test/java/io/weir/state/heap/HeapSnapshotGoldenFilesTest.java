@@ -13,7 +13,7 @@ import io.weir.api.state.ValueState;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.OperatorStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -58,7 +58,7 @@ class HeapSnapshotGoldenFilesTest {
 
     private static void setKey(KeyedStateBackend b, long id) {
         Row k = new Row(KEY, id);
-        b.setCurrentKey(k, KeyGroupAssignment.keyGroupFor(k, KEY_GROUPS));
+        b.setCurrentKey(k, KeyHashVersion.LEGACY.keyGroupFor(k, KEY_GROUPS));
     }
 
     @Test

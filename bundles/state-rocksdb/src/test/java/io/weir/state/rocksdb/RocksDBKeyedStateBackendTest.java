@@ -14,6 +14,7 @@ import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.config.Configuration;
 import io.weir.core.state.AsyncSnapshot;
 import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -66,7 +67,7 @@ class RocksDBKeyedStateBackendTest {
     }
 
     static int keyGroup(long id) {
-        return KeyGroupAssignment.keyGroupFor(key(id), MAX_PARALLELISM);
+        return KeyHashVersion.LEGACY.keyGroupFor(key(id), MAX_PARALLELISM);
     }
 
     private KeyedStateBackend create(StateBackend type, KeyGroupRange range, List<KeyGroupsStateHandle> restore) throws Exception {

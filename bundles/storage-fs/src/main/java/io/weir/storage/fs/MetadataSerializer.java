@@ -12,6 +12,7 @@ import io.weir.core.checkpoint.StreamStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
 import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyHashVersion;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -42,13 +43,14 @@ public final class MetadataSerializer {
     /** First four bytes of every {@code _metadata} file: ASCII {@code "WCMD"} (Weir Checkpoint MetaData). */
     public static final int MAGIC = 0x57434D44;
     /**
-     * The format version this class writes, and the newest it reads. Version 6 added the shared files of
+     * The format version this class writes, and the newest it reads. Version 7 added the key hash version (how
+     * keys were placed in key groups, {@link KeyHashVersion}; older files are {@link KeyHashVersion#LEGACY}); 6 added the shared files of
      * keyed state handles (incremental checkpoints: name, uploading checkpoint id, stream handle); version 5 added the handle kind that
      * names its file relative to the {@code _metadata}'s directory (relocatable checkpoints and savepoints);
      * 4 added the handle kinds that carry a CRC32 of the state stream; 3 added master states; 2 added
      * channel state.
      */
-    public static final int CURRENT_VERSION = 6;
+    public static final int CURRENT_VERSION = 7;
 
     /** magic + version + body length. */
     static final int HEADER_BYTES = 12;
@@ -162,6 +164,7 @@ public final class MetadataSerializer {
         writeString(m.jobName(), out);
         out.writeLong(m.timestamp());
         out.writeBoolean(m.isFinal());
+        out.writeByte(m.keyHashVersion().id()); // version 7
         // Sorted so that the same metadata always gives the same bytes.
         Map<String, OperatorState> operators = new TreeMap<>(m.operatorStates());
         out.writeInt(operators.size());
@@ -243,6 +246,7 @@ public final class MetadataSerializer {
         String jobName = readString(in);
         long timestamp = in.readLong();
         boolean isFinal = in.readBoolean();
+        KeyHashVersion keyHashVersion = version >= 7 ? KeyHashVersion.ofId(in.readUnsignedByte()) : KeyHashVersion.LEGACY;
         int operatorCount = readCount(in, "operator count");
         Map<String, OperatorState> operators = new HashMap<>();
         for (int o = 0; o < operatorCount; o++) {
@@ -300,7 +304,7 @@ public final class MetadataSerializer {
                 masters.add(new MasterState(hookId, bytes));
             }
         }
-        return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators, masters);
+        return new CheckpointMetadata(checkpointId, jobName, timestamp, isFinal, operators, masters, keyHashVersion);
     }
 
     private static void writeStreamHandle(StreamStateHandle handle, String where, Path base, DataOutputStream out)

@@ -10,6 +10,7 @@ import io.weir.core.checkpoint.OperatorSubtaskState;
 import io.weir.core.checkpoint.StreamStateHandle.ByteStreamStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
 import io.weir.core.state.KeyGroupRange;
+import io.weir.core.state.KeyHashVersion;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -127,26 +128,65 @@ class MetadataGoldenFilesTest {
                 """);
     }
 
+    /** The operators of {@link #version6Sample()}, in v6.metadata and (unchanged) v7.metadata, by hand. */
+    private static final String VERSION6_OPERATORS = """
+            counter 2 128
+              0
+                keyed KeyGroupRange[start=0, end=1][0, 0] file /data/job/chk-6/p-uuid 300 bytes crc32=0000002A
+                  shared 000009.sst of checkpoint 4 file /data/job/shared/chk-4/s-uuid 70000 bytes crc32=CAFEBABE
+                  shared 000012.sst of checkpoint 6 inline[7, 7] crc32=00000005
+              1
+                keyed KeyGroupRange[start=2, end=2][8] file /data/job/chk-6/q-uuid 8 bytes crc32=00000001
+            """;
+
     @Test
     void version6IsReadWithTheSharedFilesOfIncrementalKeyedState() throws Exception {
         CheckpointMetadata m = serializer.deserialize(golden("v6.metadata"), "/data/job/chk-6/_metadata");
-        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("""
-                6 golden-job 1700000000789 false
-                counter 2 128
-                  0
-                    keyed KeyGroupRange[start=0, end=1][0, 0] file /data/job/chk-6/p-uuid 300 bytes crc32=0000002A
-                      shared 000009.sst of checkpoint 4 file /data/job/shared/chk-4/s-uuid 70000 bytes crc32=CAFEBABE
-                      shared 000012.sst of checkpoint 6 inline[7, 7] crc32=00000005
-                  1
-                    keyed KeyGroupRange[start=2, end=2][8] file /data/job/chk-6/q-uuid 8 bytes crc32=00000001
-                """);
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("6 golden-job 1700000000789 false\n" + VERSION6_OPERATORS);
+    }
+
+    @Test
+    void filesBeforeVersion7PlacedTheirKeysWithTheLegacyKeyHash() throws Exception {
+        for (String name : List.of("v1.metadata", "v2.metadata", "v3.metadata", "v4.metadata", "v6.metadata")) {
+            assertThat(read(name).keyHashVersion()).as(name).isEqualTo(KeyHashVersion.LEGACY);
+        }
+        assertThat(serializer.deserialize(golden("v5.metadata"), "/data/moved/sp/_metadata").keyHashVersion())
+                .isEqualTo(KeyHashVersion.LEGACY);
+    }
+
+    @Test
+    void version7IsReadWithTheKeyHashVersion() throws Exception {
+        CheckpointMetadata m = serializer.deserialize(golden("v7.metadata"), "/data/job/chk-6/_metadata");
+        assertThat(m.keyHashVersion()).isEqualTo(KeyHashVersion.FLINK);
+        assertThat(MetadataSerializerTest.describe(m)).isEqualTo("7 golden-job 1700000000789 false\n" + VERSION6_OPERATORS);
+    }
+
+    @Test
+    void anUnknownKeyHashVersionIsRejected() throws Exception {
+        byte[] v7 = golden("v7.metadata");
+        // the key hash version byte follows id (8), job name (4 + 10), timestamp (8) and isFinal (1)
+        int at = MetadataSerializer.HEADER_BYTES + 8 + 4 + "golden-job".length() + 8 + 1;
+        assertThat(v7[at]).isEqualTo((byte) 2);
+        v7[at] = 9;
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(v7, 0, v7.length - 4);
+        java.nio.ByteBuffer.wrap(v7).putInt(v7.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> serializer.deserialize(v7, "v7-from-the-future"))
+                .hasMessageContaining("v7-from-the-future").hasMessageContaining("unknown key hash version 9");
     }
 
     @Test
     void theWriterStillProducesTheCurrentVersionsGoldenBytes() throws Exception {
-        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(6);
-        assertThat(serializer.serialize(version6Sample(), java.nio.file.Path.of(VERSION6_DIRECTORY)))
-                .isEqualTo(golden("v6.metadata"));
+        assertThat(MetadataSerializer.CURRENT_VERSION).as("a new format version needs a golden file and a test here").isEqualTo(7);
+        assertThat(serializer.serialize(version7Sample(), java.nio.file.Path.of(VERSION6_DIRECTORY)))
+                .isEqualTo(golden("v7.metadata"));
+    }
+
+    /** What {@code v7.metadata} holds: {@link #version6Sample()} as checkpoint 7 of a job placing keys as Flink does. */
+    static CheckpointMetadata version7Sample() {
+        CheckpointMetadata v6 = version6Sample();
+        return new CheckpointMetadata(7, v6.jobName(), v6.timestamp(), v6.isFinal(), v6.operatorStates(), v6.masterStates(),
+                KeyHashVersion.FLINK);
     }
 
     /** Where {@link #version6Sample()}'s {@code _metadata} was written. */

@@ -2,6 +2,7 @@ package io.weir.runtime.io.network;
 
 import io.weir.api.Row;
 import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 
 /**
  * Chooses the output channel (consumer subtask) of a record for one edge. Task thread only (the
@@ -38,9 +39,13 @@ public interface ChannelSelector {
         };
     }
 
-    /** @return a selector routing by key group to the consumer subtask owning it (PROTOCOL.md §7) */
+    /**
+     * @return a selector routing by key group (placed as {@code keys.hashVersion()} places keys) to the consumer
+     *         subtask owning it (PROTOCOL.md §7)
+     */
     static ChannelSelector hash(KeySelector keys, int maxParallelism, int channels) {
+        KeyHashVersion version = keys.hashVersion();
         return row -> KeyGroupAssignment.subtaskForKeyGroup(
-                KeyGroupAssignment.keyGroupForHash(keys.hash(row), maxParallelism), maxParallelism, channels);
+                version.keyGroupForHash(keys.hash(row), maxParallelism), maxParallelism, channels);
     }
 }

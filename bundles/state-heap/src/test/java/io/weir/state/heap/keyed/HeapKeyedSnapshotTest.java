@@ -11,7 +11,7 @@ import io.weir.api.state.ValueState;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.checkpoint.StreamStateHandle.FileStateHandle;
 import io.weir.core.state.AsyncSnapshot;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -257,7 +257,7 @@ class HeapKeyedSnapshotTest {
         Map<Long, Object> actual = new HashMap<>();
         Map<Long, Object> expectedInRange = new HashMap<>();
         for (long k = 0; k < KEYS; k++) {
-            int kg = KeyGroupAssignment.keyGroupFor(key(k), MAX_PARALLELISM);
+            int kg = KeyHashVersion.LEGACY.keyGroupFor(key(k), MAX_PARALLELISM);
             if (!range.contains(kg)) {
                 continue;
             }
@@ -471,7 +471,7 @@ class HeapKeyedSnapshotTest {
         Map<Long, Object> model = new HashMap<>();
         for (long s = 1; s <= 2 * KEYS; s++) {
             long k = s % KEYS;
-            int kg = KeyGroupAssignment.keyGroupFor(key(k), MAX_PARALLELISM);
+            int kg = KeyHashVersion.LEGACY.keyGroupFor(key(k), MAX_PARALLELISM);
             KeyedStateBackend owner = kg < 64 ? low : high;
             owner.setCurrentKey(key(k), kg);
             kind.apply(kg < 64 ? lowState : highState, k, s, model);

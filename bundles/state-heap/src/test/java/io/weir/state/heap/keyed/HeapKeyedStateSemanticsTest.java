@@ -10,7 +10,7 @@ import io.weir.api.state.MapState;
 import io.weir.api.state.ReducingState;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.state.ValueState;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -48,7 +48,7 @@ class HeapKeyedStateSemanticsTest {
 
     static void setKey(KeyedStateBackend b, long id) {
         Row k = key(id);
-        b.setCurrentKey(k, KeyGroupAssignment.keyGroupFor(k, MAX_PARALLELISM));
+        b.setCurrentKey(k, KeyHashVersion.LEGACY.keyGroupFor(k, MAX_PARALLELISM));
     }
 
     @Test

@@ -5,7 +5,7 @@ import io.weir.api.serialization.Serializers;
 import io.weir.api.state.StateDescriptor;
 import io.weir.core.checkpoint.KeyGroupsStateHandle;
 import io.weir.core.state.InternalTimer;
-import io.weir.core.state.KeyGroupAssignment;
+import io.weir.core.state.KeyHashVersion;
 import io.weir.core.state.KeyGroupRange;
 import io.weir.core.state.KeyedStateBackend;
 import io.weir.core.state.KeyedStateBackendParameters;
@@ -97,7 +97,7 @@ class HeapTimerQueueTest {
             setKey(b, k);
             q.add(1000 + k);
             q.add(5000);
-            int kg = KeyGroupAssignment.keyGroupFor(key(k), MAX_PARALLELISM);
+            int kg = KeyHashVersion.LEGACY.keyGroupFor(key(k), MAX_PARALLELISM);
             Set<String> expected = kg < 64 ? expectedLow : expectedHigh;
             expected.add(k + "@" + (1000 + k));
             expected.add(k + "@" + 5000);
