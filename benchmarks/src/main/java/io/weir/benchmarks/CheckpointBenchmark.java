@@ -41,7 +41,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 
@@ -166,7 +165,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
     private int run(Variant variant, int durationS, int warmupS, Path dir) throws Exception {
         JsonProvider json = JsonProvider.provider();
         JsonLines out = new JsonLines(json, stdout);
-        LongAdder rows = new LongAdder();
+        RowCounter rows = new RowCounter();
         ClassLoader loader = CheckpointBenchmark.class.getClassLoader();
         boolean hazelcast = highAvailability.equals("hazelcast");
         // the cluster is closed after the engine: a job being cancelled may still write its store
@@ -195,7 +194,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
         throw new IllegalStateException("no standalone " + CheckpointRecoveryFactory.class.getName() + " on the class path");
     }
 
-    private int runJob(Variant variant, int durationS, int warmupS, Path dir, JsonProvider json, JsonLines out, LongAdder rows,
+    private int runJob(Variant variant, int durationS, int warmupS, Path dir, JsonProvider json, JsonLines out, RowCounter rows,
             ClassLoader loader, TimedRecoveryFactory recovery, JsonObjectBuilder ha) throws Exception {
         try (LocalEngine engine = LocalEngine.fromServiceLoader(loader, Configuration.empty(), recovery)) {
             PluginRegistry plugins = engine.services().plugins();
@@ -317,7 +316,7 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
      *
      * @return the row counter at the mark, or null if the job reached a terminal status before it
      */
-    private static CountSample awaitMark(JobHandle handle, LongAdder rows, long start, int markS) throws InterruptedException {
+    private static CountSample awaitMark(JobHandle handle, RowCounter rows, long start, int markS) throws InterruptedException {
         long deadline = start + TimeUnit.SECONDS.toNanos(markS);
         long remaining = deadline - System.nanoTime();
         if (remaining > 0) {

@@ -5,24 +5,26 @@ import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.SinkFactory;
 import io.weir.api.sink.TwoPhaseCommittingSink;
+import java.util.function.Supplier;
 
 /**
  * A benchmark-only sink type that drops rows after calling a harness callback once per row written (rows are
  * observed when written, not when committed). Registered by hand into the engine's plugin registry, never through
- * ServiceLoader or OSGi. Thread-safe as far as the callback is (sink subtasks call it from their task threads).
+ * ServiceLoader or OSGi. Thread-safe as far as the callback supplier is (called
+ * where the engine creates sink subtasks; each callback is called from its subtask's task thread).
  */
 public class RowObserverSinkFactory implements SinkFactory {
     private final String type;
-    private final Runnable onRow;
+    private final Supplier<? extends Runnable> onRowPerSink;
 
     /**
      * @param type the type name in job files
-     * @param onRow called once per row by every subtask of every sink this factory creates; an exception it throws
-     *        fails the subtask's task
+     * @param onRowPerSink called once per sink subtask created, for the callback that subtask calls once per row (from
+     *        its task thread); an exception either throws fails the subtask's task
      */
-    public RowObserverSinkFactory(String type, Runnable onRow) {
+    public RowObserverSinkFactory(String type, Supplier<? extends Runnable> onRowPerSink) {
         this.type = type;
-        this.onRow = onRow;
+        this.onRowPerSink = onRowPerSink;
     }
 
     @Override
@@ -38,7 +40,7 @@ public class RowObserverSinkFactory implements SinkFactory {
     /** @return a sink whose transactions are sequence numbers (handles serialized as 8-byte longs) */
     @Override
     public final TwoPhaseCommittingSink<Long> create(PluginConfig config, Schema input) {
-        return new ObservingSink(onRow);
+        return new ObservingSink(onRowPerSink.get());
     }
 
     /** Calls the callback per row; its transactions are no-ops. Task thread only. */

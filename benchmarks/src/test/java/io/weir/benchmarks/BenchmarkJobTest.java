@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +16,7 @@ class BenchmarkJobTest {
     @Test
     void everyVariantParsesIntoSourceCounterSinkWithParallelismTwo() throws Exception {
         MapPluginRegistry plugins = MapPluginRegistry.fromServiceLoader(getClass().getClassLoader());
-        plugins.addSink(new CountingSinkFactory(new LongAdder()));
+        plugins.addSink(new CountingSinkFactory(new RowCounter()));
         JsonProvider json = JsonProvider.provider();
 
         for (Variant v : Variant.ALL) {

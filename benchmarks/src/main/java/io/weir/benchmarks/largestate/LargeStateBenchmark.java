@@ -175,7 +175,7 @@ public final class LargeStateBenchmark implements Callable<Integer> {
                 throw new IllegalStateException("the engine's plugin registry is not a MapPluginRegistry; cannot register the benchmark sinks");
             }
             registry.addSink(keySink);
-            registry.addSink(new RowObserverSinkFactory(FIRST_ROW_SINK, () -> {
+            registry.addSink(new RowObserverSinkFactory(FIRST_ROW_SINK, () -> () -> {
                 if (hourlyRows.getAndIncrement() == 0) {
                     hourlyFirstRowNanos.compareAndSet(0, System.nanoTime());
                 }

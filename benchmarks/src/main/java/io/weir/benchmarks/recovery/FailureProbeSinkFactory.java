@@ -14,7 +14,7 @@ public final class FailureProbeSinkFactory extends RowObserverSinkFactory {
 
     /** @param clock armed by the harness; told about every row by every sink this factory creates */
     public FailureProbeSinkFactory(RecoveryClock clock) {
-        super(TYPE, () -> {
+        super(TYPE, () -> () -> {
             if (clock.onRow(System.nanoTime())) {
                 throw new IllegalStateException("benchmark-injected failure");
             }

@@ -22,7 +22,7 @@ class HourlyJobTest {
         Path flights = Files.writeString(dir.resolve("flights.jsonl"),
                 "{\"date\":\"2001-01-01T00:01:00.000Z\",\"delay\":33,\"distance\":2176,\"origin\":\"LAS\",\"destination\":\"PHL\"}\n");
         MapPluginRegistry plugins = MapPluginRegistry.fromServiceLoader(getClass().getClassLoader());
-        plugins.addSink(new RowObserverSinkFactory("observer", () -> { }));
+        plugins.addSink(new RowObserverSinkFactory("observer", () -> () -> { }));
         JsonProvider json = JsonProvider.provider();
 
         for (Map<String, String> backend : java.util.List.of(
