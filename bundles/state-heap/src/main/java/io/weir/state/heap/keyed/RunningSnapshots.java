@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * succeeded or not). {@link #required()} is the highest running version, or 0 when no snapshot runs: an object
  * whose version is below it may be referenced by a running snapshot and must not be changed.
  *
- * <p>Thread-safe. The task thread reads {@link #required()} (one volatile read, no lock) on each read-for-update.
+ * <p>Thread-safe. The task thread reads {@link #required()} (one volatile read, no lock) on each write to a map.
  * A stale read after a {@link #finish} on another thread only costs a needless copy; {@link #start} runs on the
  * task thread itself, so the task thread always sees a raised version.
  */

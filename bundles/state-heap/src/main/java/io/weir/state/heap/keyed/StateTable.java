@@ -20,8 +20,9 @@ import io.weir.api.serialization.TypeSerializer;
  *     {@link TypeSerializer#copy} of the value, so a value a snapshot captured is never changed in place: the
  *     writer reads exactly the values as of the snapshot, on another thread, without locks.</li>
  * </ul>
- * When no snapshot runs, nothing is copied: maps and values are changed in place. {@link #get()} never copies
- * (its callers replace values instead of changing them).
+ * When no snapshot runs, maps are changed in place, and so are values already copied since the latest snapshot
+ * (each changed value is copied once per snapshot: see {@link #getForUpdate}). {@link #get()} never copies (its
+ * callers replace values instead of changing them).
  *
  * <p>One lookup per read-modify-write: {@link #get()} remembers where it found the current key, and a
  * {@link #put} for the same current key (the same key row object, as set by {@code setCurrentKey}) writes
@@ -72,8 +73,19 @@ final class StateTable<V> {
 
     /**
      * Reads the current key's value for an in-place update (then {@link #put} it back): hands out the stored value
-     * unless a running snapshot may reference it (stored before the highest running snapshot's version); then
-     * stores {@code copier.copy(value)}, stamped with the current epoch, in its place and hands that out.
+     * if it was stored in the current epoch (since the latest snapshot); else stores {@code copier.copy(value)},
+     * stamped with the current epoch, in its place and hands that out. So each changed value is copied once per
+     * snapshot, as list and map containers are, whether or not that snapshot still runs:
+     * <ul>
+     * <li>a running snapshot may reference the stored value (it was stored before the snapshot's version);</li>
+     * <li>the copy is allocated by the task thread, in its own allocation buffer, so no other thread's objects share
+     *     its cache lines. A value changed in place for a long time was moved by the GC, possibly next to a value or
+     *     object another task thread changes as often (two subtasks' accumulators in one cache line): then every
+     *     change takes the line from the other core. In {@code throughput-16} that made one run in ten run at
+     *     12-15 M records/s instead of 18-20 M until a full GC moved the objects apart (benchmarks/README.md, "The
+     *     slow mode at 17 M records/s, explained"); copied once per checkpoint, a value the GC placed badly is
+     *     placed anew at the next checkpoint.</li>
+     * </ul>
      *
      * @param copier the state's serializer, whose {@link TypeSerializer#copy} makes the copy
      * @return the current key's value, or null
@@ -83,8 +95,8 @@ final class StateTable<V> {
         if (value == null) {
             return null;
         }
-        long required = ctx.snapshots.required();
-        if (required != 0 && maps[foundKeyGroupIndex].versionAt(foundSlot) < required) {
+        if (maps[foundKeyGroupIndex].versionAt(foundSlot) < ctx.epoch) {
+            // stored before the latest snapshot: a running snapshot may hold it, and the GC may have moved it
             value = copier.copy(value);
             writableMap(foundKeyGroupIndex).setValueAt(foundSlot, value, ctx.epoch);
         }

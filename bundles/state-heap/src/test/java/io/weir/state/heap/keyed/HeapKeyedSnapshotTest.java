@@ -371,11 +371,11 @@ class HeapKeyedSnapshotTest {
 
     /**
      * Per-entry copy-on-write of a value read for update: the stored object is handed out (no copy) before any
-     * snapshot and after the snapshot's writer ended; while the writer runs, the first read of each key copies,
-     * later reads of the same key hand out that copy, and the snapshot holds the values of its barrier.
+     * snapshot; after a snapshot the first read of each key copies (while the writer runs and after it ended
+     * alike), later reads of the same key hand out that copy, and the snapshot holds the values of its barrier.
      */
     @Test
-    void aValueIsCopiedForUpdateOnlyOncePerKeyAndOnlyWhileASnapshotRuns() throws Exception {
+    void aValueIsCopiedForUpdateOncePerKeyAfterEachSnapshot() throws Exception {
         MutableLongSerializer serializer = new MutableLongSerializer();
         KeyedStateBackend b = backend(ALL, List.of());
         ValueState<long[]> state = b.getState(new StateDescriptor.Value<>("mutable", serializer));
@@ -407,19 +407,21 @@ class HeapKeyedSnapshotTest {
         gate.countDown();
         KeyGroupsStateHandle handle = running.get(30, TimeUnit.SECONDS);
         setKey(b, 0);
-        assertThat(state.value()).isSameAs(stored[0]);
+        long[] copyOfKey0 = state.value();
+        assertThat(copyOfKey0).isNotSameAs(stored[0]).containsExactly(0);
+        assertThat(state.value()).isSameAs(copyOfKey0);
         setKey(b, 1);
         assertThat(state.value()).isSameAs(copy);
-        assertThat(serializer.copies).hasValue(2);
+        assertThat(serializer.copies).hasValue(3);
         assertRestoredEquals(Kind.MUTABLE_VALUE, ALL, List.of(handle), Map.of(0L, 0L, 1L, 10L, 2L, 20L));
     }
 
     /**
-     * A snapshot given up before its asynchronous part (an aborted checkpoint) is discarded: from then on values are
-     * changed in place again, not copied on every first update after it.
+     * A snapshot given up before its asynchronous part (an aborted checkpoint) is discarded: like after a completed
+     * one, the first update of a value copies it once, and from then on it is changed in place, not copied again.
      */
     @Test
-    void aDiscardedSnapshotNoLongerMakesUpdatesCopyValues() throws Exception {
+    void aDiscardedSnapshotCostsOneCopyPerChangedValue() throws Exception {
         MutableLongSerializer serializer = new MutableLongSerializer();
         KeyedStateBackend b = backend(ALL, List.of());
         ValueState<long[]> state = b.getState(new StateDescriptor.Value<>("mutable", serializer));
@@ -431,8 +433,11 @@ class HeapKeyedSnapshotTest {
         given.discard();
         given.discard(); // idempotent
 
-        assertThat(state.value()).isSameAs(stored);
-        assertThat(serializer.copies).hasValue(0);
+        long[] copy = state.value();
+        assertThat(copy).isNotSameAs(stored).containsExactly(70);
+        assertThat(state.value()).isSameAs(copy);
+        assertThat(state.value()).isSameAs(copy);
+        assertThat(serializer.copies).hasValue(1);
     }
 
     @Test
