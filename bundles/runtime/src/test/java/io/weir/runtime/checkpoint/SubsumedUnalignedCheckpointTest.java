@@ -17,7 +17,7 @@ import io.weir.api.FieldType;
 import io.weir.api.Row;
 import io.weir.api.RowSerializer;
 import io.weir.api.Schema;
-import io.weir.api.serialization.TypeSerializer;
+import io.weir.api.serialization.Serializers;
 import io.weir.api.state.StateDescriptor;
 import io.weir.api.state.ValueState;
 import io.weir.core.state.AsyncSnapshot;
@@ -29,8 +29,6 @@ import io.weir.core.state.KeyedStateBackendParameters;
 import io.weir.state.heap.HeapStateBackend;
 import org.junit.jupiter.api.Test;
 
-import java.io.DataInput;
-import java.io.DataOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -129,18 +127,7 @@ class SubsumedUnalignedCheckpointTest {
                 real.close();
             }
         };
-        TypeSerializer<Long> longs = new TypeSerializer<>() {
-            @Override
-            public void serialize(Long value, DataOutput out) throws java.io.IOException {
-                out.writeLong(value);
-            }
-
-            @Override
-            public Long deserialize(DataInput in) throws java.io.IOException {
-                return in.readLong();
-            }
-        };
-        ValueState<Long> count = keyed.getState(new StateDescriptor.Value<>("count", longs));
+        ValueState<Long> count = keyed.getState(new StateDescriptor.Value<>("count", Serializers.LONG));
         Row key = new Row(keySchema, 5L);
         keyed.setCurrentKey(key, KeyHashVersion.LEGACY.keyGroupFor(key, 128));
         count.update(1L);
