@@ -5,13 +5,14 @@ import io.weir.api.Schema;
 import io.weir.api.plugin.PluginConfig;
 import io.weir.api.plugin.SinkFactory;
 import io.weir.api.sink.TwoPhaseCommittingSink;
+
 import java.util.function.Supplier;
 
 /**
  * A benchmark-only sink type that drops rows after calling a harness callback once per row written (rows are
  * observed when written, not when committed). Registered by hand into the engine's plugin registry, never through
- * ServiceLoader or OSGi. Thread-safe as far as the callback supplier is (called
- * where the engine creates sink subtasks; each callback is called from its subtask's task thread).
+ * ServiceLoader or OSGi. Thread-safe as far as the callback supplier is: the engine calls it once per sink subtask it
+ * creates, and each callback it returns is called from that subtask's task thread only.
  */
 public class RowObserverSinkFactory implements SinkFactory {
     private final String type;
