@@ -63,9 +63,12 @@ final class HaCluster implements AutoCloseable {
         this.work = work;
         this.restPorts = new int[size];
         this.memberPorts = new int[size];
+        // distinct: a port is probed free and released, so the same free port can be drawn twice (seen 2026-12-02: two
+        // nodes on one REST port, the second's readiness probe answered by the first)
+        java.util.Set<Integer> taken = new java.util.HashSet<>();
         for (int i = 0; i < size; i++) {
-            restPorts[i] = portBelowEphemeralRange();
-            memberPorts[i] = portBelowEphemeralRange();
+            restPorts[i] = portBelowEphemeralRange(taken);
+            memberPorts[i] = portBelowEphemeralRange(taken);
         }
         this.nodes = new Process[size];
         this.starts = new int[size];
@@ -75,11 +78,16 @@ final class HaCluster implements AutoCloseable {
      * A free port below Linux's ephemeral range (32768-60999): a killed node is restarted on the same ports, and a port
      * from the ephemeral range can meanwhile be taken as the local end of an outgoing connection (seen: "Port [34745]
      * is already in use" at a restart, the member never joined).
+     *
+     * @param taken ports already drawn for this cluster; the drawn port is added
      */
-    private static int portBelowEphemeralRange() throws IOException {
+    private static int portBelowEphemeralRange(java.util.Set<Integer> taken) throws IOException {
         java.util.Random random = new java.util.Random();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = 20_000 + random.nextInt(12_000);
+            if (!taken.add(port)) {
+                continue;
+            }
             try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
                 return port;
             } catch (IOException inUse) {
@@ -105,7 +113,12 @@ final class HaCluster implements AutoCloseable {
                 "--data-dir", work.resolve("n" + i).toString(), "--cluster", members, "--cluster-port", String.valueOf(memberPorts[i]))
                 .directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
                 .redirectError(work.resolve(name + "-stderr.txt").toFile());
-        pb.environment().put("JAVA_OPTS", "-Dorg.slf4j.simpleLogger.log.io.weir.ha=info");
+        // Hazelcast's membership changes (mastership claims, member lists, merges) at INFO: a failover that stalls is
+        // read from them (kept only when a test fails)
+        pb.environment().put("JAVA_OPTS", "-Dorg.slf4j.simpleLogger.log.io.weir.ha=info"
+                + " -Dorg.slf4j.simpleLogger.log.com.hazelcast.internal.cluster=info"
+                + " -Dorg.slf4j.simpleLogger.log.com.hazelcast.internal.cluster.impl.ClusterHeartbeatManager=debug"
+                + " -Xlog:gc:file=" + work.resolve(name + "-gc.txt") + " " + System.getProperty("ha.it.node-opts", ""));
         Process p = pb.start();
         p.getOutputStream().close();
         nodes[i] = p;
@@ -133,6 +146,11 @@ final class HaCluster implements AutoCloseable {
                     JsonObject cluster = get(url(i) + "/cluster");
                     return cluster.getJsonArray("members").size() == members && cluster.getBoolean("safe");
                 });
+    }
+
+    /** @return the REST URL of the leader (Hazelcast's master) as node {@code i} sees it ({@code GET /cluster}) */
+    String leader(int i) throws IOException, InterruptedException {
+        return get(url(i) + "/cluster").getString("leader");
     }
 
     /** SIGKILL to node {@code i} (and the JVM under bin/weir). */

@@ -25,8 +25,9 @@ import static org.awaitility.Awaitility.await;
  * <li>{@code kill -9} of the node owning a job, ten times (alternating between two jobs), each time restarting it once
  * the job processes elsewhere: both jobs finish, their committed output is exactly-once, and each job's checkpoint
  * ids strictly increase in the order they completed, across all owners and epochs;</li>
- * <li>a zombie: {@code kill -STOP} of the owner until another node completed a checkpoint of the job under a newer
- * epoch, then {@code kill -CONT}: the old owner stops its run, completes nothing after the new owner's first checkpoint
+ * <li>a zombie: {@code kill -STOP} of the owner (not the leader: a lone job goes to the youngest member; a paused
+ * leader is a known limitation, docs/ha.md "A paused master") until another node completed a checkpoint of the job
+ * under a newer epoch, then {@code kill -CONT}: the old owner stops its run, completes nothing after the new owner's first checkpoint
  * nor after waking, does not take the job back on its stale view, and the output is still exactly-once. Its timeline
  * (from every node's log) is logged.</li>
  * </ul>
@@ -51,6 +52,10 @@ class HaFailoverIT {
      */
     private static final Map<String, String> JOB_CONFIG = Map.of("execution.checkpointing.unaligned.enabled", "true");
 
+    /** Log lines that tell a takeover's story: ownership, leases, and Hazelcast's suspicions, claims, member lists and merges. */
+    private static final String TAKEOVER_EVENTS = "ha-z|Suspecting|did not run for|Taking no job|takes jobs again|not renewed|files are kept"
+            + "|Completed-checkpoint store|refused|mastership|Mastership|Members \\{|Removing Member|merge|majority";
+
     /** Where the nodes write their logs and data: kept when a test fails, deleted when it passes. */
     private Path work;
 
@@ -60,8 +65,11 @@ class HaFailoverIT {
         LOG.info("HA IT work directory (kept if the test fails): {}", work);
     }
 
-    /** Called as a test's last statement, so only a passing test's directory goes. */
+    /** Called as a test's last statement, so only a passing test's directory goes ({@code -Dha.it.keep=true} keeps it). */
     private void deleteWork() throws IOException {
+        if (Boolean.getBoolean("ha.it.keep")) {
+            return;
+        }
         try (var paths = Files.walk(work)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
@@ -143,6 +151,9 @@ class HaFailoverIT {
             cluster.startAll();
             cluster.submit(2, job);
             int owner = awaitOwnerWithCheckpoint(cluster, "ha-z");
+            // a lone job goes to the youngest member, not to the leader (Hazelcast's master): a paused master can keep
+            // the survivors from running anything while it stays paused (docs/ha.md "A paused master")
+            assertThat(cluster.leader(owner)).as("the leader, with ha-z owned by node %d", owner).isNotEqualTo(cluster.url(owner));
             String ownerLogs = "n" + owner + "-";
             long oldEpoch = cluster.jobs((owner + 1) % 3).get("ha-z").getJsonNumber("epoch").longValue();
             long signalledAt = System.currentTimeMillis();
@@ -151,9 +162,16 @@ class HaFailoverIT {
             int other = (owner + 1) % 3;
             // processing elsewhere: a completion by another node under a newer epoch (the paused owner's own completions
             // logged between the signal and the stop are not; counting them gave "after 3 ms" on 2026-12-01)
-            await("ha-z processing on another node while its owner is paused").atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                    .until(() -> firstElsewhere(cluster, ownerLogs, oldEpoch) != null);
+            try {
+                await("ha-z processing on another node while its owner is paused").atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                        .until(() -> firstElsewhere(cluster, ownerLogs, oldEpoch) != null);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                // the work directory is kept, but CI shows only this output: the membership story of the failed takeover
+                LOG.error("No takeover while node {} was paused (STOP returned at {}); timeline:\n{}", owner, pausedAt,
+                        String.join("\n", cluster.timeline(TAKEOVER_EVENTS)));
+                throw e;
+            }
             HaCluster.Completion moved = firstElsewhere(cluster, ownerLogs, oldEpoch);
             LOG.info("kill -STOP -> checkpoint {} under epoch {} on {} after {} ms", moved.checkpointId(), moved.epoch(), moved.node(),
                     moved.atMillis() - pausedAt);
@@ -167,8 +185,7 @@ class HaFailoverIT {
                     .until(() -> "FINISHED".equals(cluster.jobs(other).get("ha-z").getString("status")));
             List<HaCluster.Completion> completions = cluster.completions();
             LOG.info("Zombie timeline (signal STOP sent {}, returned {}, CONT sent {}; epoch millis):\n{}", signalledAt, pausedAt,
-                    continuedAt, String.join("\n", cluster.timeline("ha-z|Suspecting|did not run for|Taking no job|takes jobs again"
-                            + "|not renewed|files are kept|Completed-checkpoint store|refused")));
+                    continuedAt, String.join("\n", cluster.timeline(TAKEOVER_EVENTS)));
             List<HaCluster.Completion> oldOwners = completions.stream()
                     .filter(c -> c.job().equals("ha-z") && c.node().startsWith(ownerLogs) && c.epoch() == oldEpoch).toList();
             LOG.info("The paused owner's completions under epoch {}: {}", oldEpoch, oldOwners);

@@ -7,7 +7,10 @@ import java.util.Map;
 
 /**
  * The leader's plan: which RUNNING jobs have no live owner (never assigned, or their owner left the cluster) and
- * which member gets each. Each goes to the member with the fewest RUNNING jobs, ties to the oldest member.
+ * which member gets each. Each goes to the member with the fewest RUNNING jobs, ties to the youngest member: the
+ * oldest is the leader and Hazelcast's master, and a job there fails over together with the mastership. A paused
+ * master (a stopped process whose connections stay open) can leave the survivors split for as long as it stays
+ * paused (docs/ha.md, "A paused master"); a job on another member then still moves.
  * A pure function: no cluster access.
  */
 final class Assignments {
@@ -47,7 +50,7 @@ final class Assignments {
         for (ClusterJob job : orphans) {
             MemberRef target = members.get(0);
             for (MemberRef m : members) {
-                if (load.get(m.id()) < load.get(target.id())) {
+                if (load.get(m.id()) <= load.get(target.id())) {
                     target = m;
                 }
             }
