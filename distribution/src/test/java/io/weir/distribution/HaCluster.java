@@ -148,6 +148,11 @@ final class HaCluster implements AutoCloseable {
                 });
     }
 
+    /** @return how many members node {@code i} sees ({@code GET /cluster}) */
+    int members(int i) throws IOException, InterruptedException {
+        return get(url(i) + "/cluster").getJsonArray("members").size();
+    }
+
     /** @return the REST URL of the leader (Hazelcast's master) as node {@code i} sees it ({@code GET /cluster}) */
     String leader(int i) throws IOException, InterruptedException {
         return get(url(i) + "/cluster").getString("leader");

@@ -8,9 +8,8 @@ import java.util.Map;
 /**
  * The leader's plan: which RUNNING jobs have no live owner (never assigned, or their owner left the cluster) and
  * which member gets each. Each goes to the member with the fewest RUNNING jobs, ties to the youngest member: the
- * oldest is the leader and Hazelcast's master, and a job there fails over together with the mastership. A paused
- * master (a stopped process whose connections stay open) can leave the survivors split for as long as it stays
- * paused (docs/ha.md, "A paused master"); a job on another member then still moves.
+ * oldest is the leader and Hazelcast's master, and a job there would fail over together with the mastership (a claim
+ * and a partition-table repair on top of the job's own move; docs/ha.md "A paused member").
  * A pure function: no cluster access.
  */
 final class Assignments {
