@@ -28,8 +28,9 @@ import static org.awaitility.Awaitility.await;
  * ids strictly increase in the order they completed, across all owners and epochs;</li>
  * <li>a zombie: {@code kill -STOP} of the owner (not the leader: a lone job goes to the youngest member) until another
  * node completed a checkpoint of the job under a newer epoch (if the live nodes split instead, a Hazelcast defect with
- * an unresponsive member, docs/ha.md "A paused member", once more in a fresh cluster, then skipped), then {@code kill -CONT}: the old owner stops its run, completes nothing after the new owner's first checkpoint
- * nor after waking, does not take the job back on its stale view, and the output is still exactly-once. Its timeline
+ * an unresponsive member, docs/ha.md "A paused member": once more in a fresh cluster, then skipped), then
+ * {@code kill -CONT}: the old owner stops its run, completes nothing after the new owner's first checkpoint nor after
+ * waking, does not take the job back on its stale view, and the output is still exactly-once. Its timeline
  * (from every node's log) is logged.</li>
  * </ul>
  */
