@@ -113,8 +113,8 @@ final class HaCluster implements AutoCloseable {
                 "--data-dir", work.resolve("n" + i).toString(), "--cluster", members, "--cluster-port", String.valueOf(memberPorts[i]))
                 .directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
                 .redirectError(work.resolve(name + "-stderr.txt").toFile());
-        // Hazelcast's membership changes (mastership claims, member lists, merges) at INFO: a failover that stalls is
-        // read from them (kept only when a test fails)
+        // Hazelcast's membership changes (mastership claims, member lists, merges) at INFO, its heartbeats at DEBUG and
+        // a GC log: a failover that stalls is read from them (kept only when a test fails); ha.it.node-opts adds flags
         pb.environment().put("JAVA_OPTS", "-Dorg.slf4j.simpleLogger.log.io.weir.ha=info"
                 + " -Dorg.slf4j.simpleLogger.log.com.hazelcast.internal.cluster=info"
                 + " -Dorg.slf4j.simpleLogger.log.com.hazelcast.internal.cluster.impl.ClusterHeartbeatManager=debug"
