@@ -193,8 +193,9 @@ public final class RecordWriter {
      * are in flight at once and the stores queue behind them; {@link java.util.Arrays#fill} issues them back to back
      * (vector stores, about one per line), so they overlap, and the rows then go to lines this core owns. Measured
      * in issue 13 (benchmarks/README.md, "Taking a buffer's lines before writing it"): on a machine where a cache
-     * line takes ~250 ns from one core to the other, {@code throughput-16} rose by ~15 % and the sources' CPU per
-     * row fell; where lines move faster, it costs the fill (32 KB of owned stores per buffer, a few ns per row).
+     * line takes ~250 ns from one core to the other, {@code throughput-100k} rose by 11-15 % (two A/B sets) and
+     * {@code throughput-16} by 15 % in one set and not in the other; where lines move faster, it costs the fill
+     * (32 KB of owned stores per buffer, a few ns per row).
      */
     private static void takeOwnership(NetworkBuffer b, int desired) {
         java.util.Arrays.fill(b.segment(), 0, Math.min(b.capacity(), desired), (byte) 0);
