@@ -29,8 +29,8 @@ def cpu_seconds(pid):
 
 def java_command(classpath, variant, extra):
     """The benchmark's JVM command line for one run (run.sh's JVM flags, then JAVA_OPTS)."""
-    return ['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-Dorg.slf4j.simpleLogger.logFile=System.err',
-            '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'] + os.environ.get('JAVA_OPTS', '').split() + [
+    return ['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+UseCondCardMark',
+            '-Dorg.slf4j.simpleLogger.logFile=System.err', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn'] + os.environ.get('JAVA_OPTS', '').split() + [
         '-cp', classpath, 'io.weir.benchmarks.CheckpointBenchmark', variant] + extra
 
 

@@ -43,8 +43,12 @@ elif [ "${1:-}" = upgrade ]; then
     shift
 fi
 
+# -XX:+UseCondCardMark: operators that reuse one row per task store references into that long-lived row per record;
+# the parallel collector's write barrier then dirties the row's card-table byte on every store, a byte on a line the
+# other task threads' rows share. With the flag the barrier reads the card first and stores only when it is clean
+# (benchmarks/README.md, "Reusing rows on the record path").
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
-exec java -Xms2g -Xmx2g -XX:+UseParallelGC \
+exec java -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+UseCondCardMark \
     -Dorg.slf4j.simpleLogger.logFile=System.err \
     -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS \

@@ -18,7 +18,7 @@ jar=$(ls benchmarks/target/weir-benchmarks-*.jar | grep -v -- '-sources\|-javado
 classpath="$jar:$(cat benchmarks/target/classpath.txt)"
 
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
-exec java -Xms2g -Xmx2g -XX:+UseParallelGC \
+exec java -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+UseCondCardMark \
     -Dorg.slf4j.simpleLogger.logFile=System.err \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     ${JAVA_OPTS:-} \

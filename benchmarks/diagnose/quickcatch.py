@@ -7,7 +7,7 @@ cp, out, n = open(sys.argv[1]).read().strip(), sys.argv[2], int(sys.argv[3])
 below = float(sys.argv[4]) if len(sys.argv) > 4 else 15.5
 os.makedirs(out, exist_ok=True)
 for run in range(1, n + 1):
-    p = subprocess.Popen(['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+PreserveFramePointer',
+    p = subprocess.Popen(['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+UseCondCardMark', '-XX:+PreserveFramePointer',
                           '-Dorg.slf4j.simpleLogger.logFile=System.err', '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
                           '-cp', cp, 'io.weir.benchmarks.CheckpointBenchmark', 'throughput-16', '--duration-s=60'],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

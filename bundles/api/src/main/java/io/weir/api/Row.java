@@ -123,6 +123,16 @@ public final class Row {
         public Row row() {
             return row;
         }
+
+        /**
+         * For {@link RowSerializer#deserializeInto}, which overwrites every value: drops the row's cached hash.
+         *
+         * @return the row's values array itself, one slot per field
+         */
+        Object[] valuesToOverwrite() {
+            row.hash = 0;
+            return row.values;
+        }
     }
 
     /** @return a copy of the values array */

@@ -247,6 +247,39 @@ public final class RowSerializer implements TypeSerializer<Row> {
      * @throws IndexOutOfBoundsException if {@code [offset, offset + length)} is not inside {@code bytes}
      */
     public Row deserialize(byte[] bytes, int offset, int length) throws IOException {
+        Object[] values = new Object[types.length];
+        decode(bytes, offset, length, values);
+        return new Row(schema, values);
+    }
+
+    /**
+     * Reads one row as {@link #deserialize(byte[], int, int)} does, but into {@code target}'s row instead of a new
+     * one: every value of that row is overwritten (fields that are null, or not decoded by a {@link #decodingOnly}
+     * serializer, become {@code null}) and its cached hash dropped. For a record path whose receiver keeps no input
+     * row ({@link io.weir.api.operator.StreamOperator#retainsInputRows()} false), it saves a row and a values array
+     * per record. If an exception is thrown, the target's values are undefined.
+     *
+     * @param bytes the array holding the row
+     * @param offset the row's first byte, {@code >= 0}
+     * @param length the row's bytes, {@code >= 0}, with {@code offset + length <= bytes.length}
+     * @param target a reusable row of this serializer's schema (same number of fields)
+     * @return {@code target.row()}
+     * @throws IllegalArgumentException if the target's row has another number of fields than this schema
+     * @throws EOFException if a field reaches past {@code offset + length}
+     * @throws IOException if a string or byte array has a negative length
+     * @throws IndexOutOfBoundsException if {@code [offset, offset + length)} is not inside {@code bytes}
+     */
+    public Row deserializeInto(byte[] bytes, int offset, int length, Row.Reusable target) throws IOException {
+        if (target.row().arity() != types.length) {
+            throw new IllegalArgumentException("reusable row of schema " + target.row().schema() + " has "
+                    + target.row().arity() + " fields, but this serializer reads rows of " + schema);
+        }
+        decode(bytes, offset, length, target.valuesToOverwrite());
+        return target.row();
+    }
+
+    /** Decodes the row at {@code bytes[offset, offset + length)} into {@code values}, every slot written. */
+    private void decode(byte[] bytes, int offset, int length, Object[] values) throws IOException {
         java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
         int n = types.length;
         int end = offset + length;
@@ -255,12 +288,15 @@ public final class RowSerializer implements TypeSerializer<Row> {
             throw new EOFException("row of schema " + schema + " has " + length + " bytes, fewer than its "
                     + (n + 7) / 8 + "-byte null bitmap");
         }
-        Object[] values = new Object[n];
         for (int i = 0; i < n; i++) {
             if ((bytes[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
+                values[i] = null;
                 continue;
             }
             boolean build = decoded == null || decoded[i];
+            if (!build) {
+                values[i] = null;
+            }
             switch (types[i]) {
                 case LONG, TIMESTAMP -> {
                     checkField(i, pos, 8, end);
@@ -309,7 +345,6 @@ public final class RowSerializer implements TypeSerializer<Row> {
                 default -> throw new IllegalStateException("unhandled type " + types[i]);
             }
         }
-        return new Row(schema, values);
     }
 
     /** @throws EOFException if field {@code field}'s {@code size} bytes at {@code pos} reach past {@code end} */

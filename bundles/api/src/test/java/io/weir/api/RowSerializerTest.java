@@ -188,6 +188,44 @@ class RowSerializerTest {
     }
 
     @Test
+    void deserializeIntoOverwritesEveryValueOfTheReusedRowIncludingNullsAndFieldsNotDecoded() throws IOException {
+        RowSerializer serializer = new RowSerializer(NINE_FIELDS);
+        Row first = new Row(NINE_FIELDS, "a", new byte[] {1}, 1L, 1, 1.0, false, 1L, 1L, "one");
+        Row second = new Row(NINE_FIELDS, null, new byte[] {2, 2}, 2L, null, 2.5, true, null, 2L, "two");
+        byte[] firstBytes = bytesOf(serializer, first);
+        byte[] secondBytes = bytesOf(serializer, second);
+        Row.Reusable reused = new Row.Reusable(NINE_FIELDS);
+
+        Row read = serializer.deserializeInto(firstBytes, 0, firstBytes.length, reused);
+        assertThat(read).isSameAs(reused.row()).isEqualTo(first);
+        int firstHash = read.hashCode();
+        assertThat(serializer.deserializeInto(secondBytes, 0, secondBytes.length, reused)).isSameAs(read)
+                .isEqualTo(second);
+        assertThat(read.hashCode()).as("the cached hash of the first row is dropped")
+                .isEqualTo(new Row(NINE_FIELDS, second.values()).hashCode()).isNotEqualTo(firstHash);
+
+        // a serializer decoding only some fields leaves the others null, also where the reused row held a value
+        assertThat(serializer.decodingOnly(new int[] {7, 2}).deserializeInto(firstBytes, 0, firstBytes.length, reused))
+                .isEqualTo(new Row(NINE_FIELDS, null, null, 1L, null, null, null, null, 1L, null));
+    }
+
+    private static byte[] bytesOf(RowSerializer serializer, Row row) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        serializer.serialize(row, new DataOutputStream(bytes));
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void deserializeIntoRejectsAReusedRowOfAnotherArity() throws IOException {
+        RowSerializer serializer = new RowSerializer(NINE_FIELDS);
+        byte[] bytes = nineFieldRowBytes().toByteArray();
+        Row.Reusable narrow = new Row.Reusable(Schema.builder().field("k", FieldType.LONG).build());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> serializer.deserializeInto(bytes, 0, bytes.length, narrow))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 fields");
+    }
+
+    @Test
     void decodingOnlyRejectsAPositionOutsideTheSchema() {
         RowSerializer serializer = new RowSerializer(Schema.builder().field("k", FieldType.LONG).build());
 

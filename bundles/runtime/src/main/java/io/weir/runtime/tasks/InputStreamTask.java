@@ -27,6 +27,11 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
      * ({@link io.weir.api.operator.StreamOperator#inputFieldsRead}) and its key fields.
      */
     private io.weir.api.RowSerializer inputSerializer;
+    /**
+     * The row every input record is read into when the chain head keeps no input row, else null (a new row per
+     * record); set in {@link #openHead()}. Task thread only.
+     */
+    private Row.Reusable inputReuse;
     /** Task thread only. */
     private CheckpointBarrierHandler barrierHandler;
     /** Task thread only: in-flight input of unaligned checkpoints still being recorded, by checkpoint id. */
@@ -108,12 +113,16 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
 
     /**
      * Narrows the input decoding to the fields the chain head reads, when it says which (the counter of
-     * {@code throughput-16} reads the key of a row whose 100-byte payload it would otherwise copy per record).
+     * {@code throughput-16} reads the key of a row whose 100-byte payload it would otherwise copy per record), and
+     * reads every input row into one reusable row when the head keeps none ({@link io.weir.api.operator.StreamOperator#retainsInputRows()}).
      */
     @Override
     protected void openHead() {
         if (operators.isEmpty()) {
             return;
+        }
+        if (!operators.get(0).operator.retainsInputRows()) {
+            inputReuse = new Row.Reusable(deployment.inputSerializer().schema());
         }
         int[] read = operators.get(0).operator.inputFieldsRead();
         if (read == null) {
@@ -140,7 +149,7 @@ public final class InputStreamTask extends StreamTask implements BarrierHandlerC
             if (!outputAvailable()) {
                 return IDLE_WAIT_NANOS;
             }
-            Row row = deserializer.next(inputSerializer);
+            Row row = deserializer.next(inputSerializer, inputReuse);
             barrierHandler.onBytesProcessed(deserializer.lastRecordBytes());
             processRow(row);
             return 0;

@@ -156,16 +156,33 @@ final class OperatorChain {
                 sideWriters.computeIfAbsent(w.sideOutput(), k -> new ArrayList<>()).add(w);
             }
         }
-        tailOutput = writers.isEmpty() ? row -> { } : writers.size() == 1 ? writers.get(0)::emit : row -> {
-            for (RecordWriter w : writers) {
-                w.emit(row);
-            }
-        };
+        tailOutput = writersOutput(writers);
         Output next = tailOutput;
         for (int i = operators.size() - 1; i >= 0; i--) {
             operators.get(i).output = next;
             next = operators.get(i).asOutput();
         }
+    }
+
+    /**
+     * @return an output that serializes each row into every writer (none: rows are dropped) before it returns, so it
+     *         keeps no row ({@link Output#retainsRows()} false) and the tail operator may emit a reused one
+     */
+    private static Output writersOutput(List<RecordWriter> writers) {
+        RecordWriter[] all = writers.toArray(new RecordWriter[0]);
+        return new Output() {
+            @Override
+            public void collect(Row row) {
+                for (RecordWriter w : all) {
+                    w.emit(row);
+                }
+            }
+
+            @Override
+            public boolean retainsRows() {
+                return false;
+            }
+        };
     }
 
     /** @return the chained operators, head first (empty for a source with no operator chained to it) */

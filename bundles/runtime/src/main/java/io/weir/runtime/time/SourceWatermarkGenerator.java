@@ -60,16 +60,25 @@ public final class SourceWatermarkGenerator {
 
     /**
      * @return an output that records each row's timestamp, then passes the row to {@code next}; it throws
-     *         {@link IllegalArgumentException} naming the field for a row without a valid timestamp
+     *         {@link IllegalArgumentException} naming the field for a row without a valid timestamp; it keeps no
+     *         row itself, so it retains rows as {@code next} does
      */
     public Output wrap(Output next) {
-        return row -> {
-            long ts = extractor.extract(row);
-            if (ts > maxTimestamp) {
-                maxTimestamp = ts;
+        return new Output() {
+            @Override
+            public void collect(Row row) {
+                long ts = extractor.extract(row);
+                if (ts > maxTimestamp) {
+                    maxTimestamp = ts;
+                }
+                records++;
+                next.collect(row);
             }
-            records++;
-            next.collect(row);
+
+            @Override
+            public boolean retainsRows() {
+                return next.retainsRows();
+            }
         };
     }
 

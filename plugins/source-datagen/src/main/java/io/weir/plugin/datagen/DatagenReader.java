@@ -32,7 +32,9 @@ import java.util.function.LongSupplier;
  * {@value #STATE_NAME} (one {@code Long}); a restore continues the sequence after it. The payload
  * is one shared byte array of {@code record-size} bytes (rows are immutable by contract). With up to
  * {@value #MAX_CACHED_KEYS} keys, the boxed key values are made once and shared by every row (beyond
- * {@code Long}'s own cache of -128..127 a row would otherwise box its key).
+ * {@code Long}'s own cache of -128..127 a row would otherwise box its key). When the output keeps no row
+ * ({@link Output#retainsRows()} false: a network writer or an operator that keeps no input row), every row is one
+ * {@link Row.Reusable} overwritten per emission, so a row costs only its boxed sequence number.
  *
  * <p>All methods run on the source task's thread; mutable fields are confined to it.
  */
@@ -61,6 +63,8 @@ public final class DatagenReader implements SourceReader {
     private long share;
     private long emitted;
     private long idleWaitNanos = 1_000_000L;
+    /** The row overwritten for each emission when the output keeps no row; null until first needed. Task thread only. */
+    private Row.Reusable reusable;
 
     /** @param settings the validated config; uses the system clocks */
     public DatagenReader(DatagenSettings settings) {
@@ -138,9 +142,12 @@ public final class DatagenReader implements SourceReader {
         Long ts = wallClockMillis.getAsLong(); // boxed once: every row of one poll shares it
         long keys = settings.keys();
         long key = emitted % keys; // then counted up: one division per poll, not per row
+        Row.Reusable reuse = out.retainsRows() ? null : reusableRow();
         for (long j = 0; j < n; j++) {
             long seq = emitted + j;
-            out.collect(new Row(schema, keyValues != null ? keyValues[(int) key] : Long.valueOf(key), seq, ts, payload));
+            Long k = keyValues != null ? keyValues[(int) key] : Long.valueOf(key);
+            out.collect(reuse == null ? new Row(schema, k, seq, ts, payload)
+                    : reuse.set(0, k).set(1, seq).set(2, ts).set(3, payload).row());
             if (++key == keys) {
                 key = 0;
             }
@@ -148,6 +155,14 @@ public final class DatagenReader implements SourceReader {
         emitted += n;
         pacer.emitted(n);
         return emitted >= share ? PollStatus.END_OF_INPUT : PollStatus.MORE_AVAILABLE;
+    }
+
+    /** @return the row emitted to outputs that keep no row ({@link Output#retainsRows()} false), created on first use */
+    private Row.Reusable reusableRow() {
+        if (reusable == null) {
+            reusable = new Row.Reusable(schema);
+        }
+        return reusable;
     }
 
     /** @return ns until the next row is due, as computed by the last poll that found nothing to emit */

@@ -46,13 +46,26 @@ public final class RecordDeserializer {
     }
 
     /**
-     * @return the next row; recycles the buffer after its last row
+     * @return the next row, a new one; recycles the buffer after its last row
      * @throws IOException if the bytes are not a row of the serializer's schema
      */
     public Row next(RowSerializer serializer) throws IOException {
+        return next(serializer, null);
+    }
+
+    /**
+     * Reads the next row; recycles the buffer after its last row.
+     *
+     * @param serializer the serializer of the channel's rows
+     * @param reuse null for a new row per call, or a reusable row of the serializer's schema to read into
+     *        ({@link RowSerializer#deserializeInto}): then every call returns that same row, overwritten
+     * @return the row read
+     * @throws IOException if the bytes are not a row of the serializer's schema
+     */
+    public Row next(RowSerializer serializer, Row.Reusable reuse) throws IOException {
         byte[] seg = buffer.segment();
         int len = ((seg[pos] & 0xff) << 24) | ((seg[pos + 1] & 0xff) << 16) | ((seg[pos + 2] & 0xff) << 8) | (seg[pos + 3] & 0xff);
-        Row row = serializer.deserialize(seg, pos + 4, len);
+        Row row = reuse == null ? serializer.deserialize(seg, pos + 4, len) : serializer.deserializeInto(seg, pos + 4, len, reuse);
         pos += 4 + len;
         lastRecordBytes = 4 + len;
         if (pos >= buffer.size()) {

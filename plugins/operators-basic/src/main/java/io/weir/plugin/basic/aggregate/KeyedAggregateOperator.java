@@ -108,6 +108,16 @@ public final class KeyedAggregateOperator implements StreamOperator {
         out.collect(result);
     }
 
+    /**
+     * @return false without stddev columns: an input row is folded into its accumulator and its key values copied
+     *         into the output row, so none is referenced after {@link #processElement} returns and the runtime may
+     *         read each input record into one reused row; true (the default) with stddev columns
+     */
+    @Override
+    public boolean retainsInputRows() {
+        return stddev != null;
+    }
+
     /** The fields of {@code row} this operator reads (the only ones decoded, see {@link #inputFieldsRead}). */
     private String describe(Row row) {
         int[] read = inputFieldsRead();
