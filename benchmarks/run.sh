@@ -43,10 +43,10 @@ elif [ "${1:-}" = upgrade ]; then
     shift
 fi
 
-# -XX:+UseCondCardMark: operators that reuse one row per task store references into that long-lived row per record;
-# the parallel collector's write barrier then dirties the row's card-table byte on every store, a byte on a line the
-# other task threads' rows share. With the flag the barrier reads the card first and stores only when it is clean
-# (benchmarks/README.md, "Reusing rows on the record path").
+# -XX:+UseCondCardMark: operators that reuse one row per task store references into that long-lived row per record,
+# and the parallel collector's write barrier writes the row's card-table byte on every such store; with the flag it
+# reads the byte first and writes only a clean card. Without it, row reuse measured slower than allocating, most
+# likely because the task threads' rows share card-table lines (benchmarks/README.md, "Reusing rows on the record path").
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
 exec java -Xms2g -Xmx2g -XX:+UseParallelGC -XX:+UseCondCardMark \
     -Dorg.slf4j.simpleLogger.logFile=System.err \
