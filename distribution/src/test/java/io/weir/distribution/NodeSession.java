@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +32,8 @@ final class NodeSession {
     private final Path work;
     /** The launcher script this session runs. */
     private final Path weir;
+    /** Variables added to the environment of every process started. */
+    private final Map<String, String> environment;
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
     private int runs;
@@ -45,8 +48,18 @@ final class NodeSession {
      * @param weir the {@code bin/weir} of another copy of the distribution (a test that changes its {@code plugins/})
      */
     NodeSession(Path work, Path weir) {
+        this(work, weir, Map.of());
+    }
+
+    /**
+     * @param work the directory processes run in and write their output files to
+     * @param weir the {@code bin/weir} of another copy of the distribution (a test that changes its {@code plugins/})
+     * @param environment variables added to every process this session starts (e.g. {@code JAVA_OPTS})
+     */
+    NodeSession(Path work, Path weir, Map<String, String> environment) {
         this.work = work;
         this.weir = weir;
+        this.environment = Map.copyOf(environment);
     }
 
     /** The HTTP client requests of a test may share. */
@@ -73,8 +86,11 @@ final class NodeSession {
         List<String> command = new ArrayList<>();
         command.add(weir.toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(work.toFile()).redirectOutput(work.resolve(name + "-stdout.txt").toFile())
-                .redirectError(work.resolve(name + "-stderr.txt").toFile()).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
+                .redirectOutput(work.resolve(name + "-stdout.txt").toFile())
+                .redirectError(work.resolve(name + "-stderr.txt").toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().putAll(environment);
+        Process p = builder.start();
         p.getOutputStream().close();
         started.add(p);
         return p;

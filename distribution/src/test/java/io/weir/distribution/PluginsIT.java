@@ -48,6 +48,13 @@ import static org.awaitility.Awaitility.await;
 class PluginsIT {
     /** Kept after a failing test: the node's and the commands' stdout/stderr, a thread dump of a hung node, the job. */
     private static final Path LOGS = Path.of("target/plugins-it-logs").toAbsolutePath();
+    /**
+     * The node's plugin upload limit in this test (weir.node.plugin-upload-max-bytes), bytes: small, so that the
+     * refused upload of one byte more fits in the loopback socket buffers. With the default 64 MiB, the node's 413 and
+     * its closing of the connection raced the client still writing the body, which then failed with a broken pipe
+     * instead of reading the 413 (once in CI, session 13). The test's good jars are a few KB.
+     */
+    private static final int UPLOAD_LIMIT = 64 * 1024;
 
     private Path work;
 
@@ -58,7 +65,8 @@ class PluginsIT {
     void privateDistribution(TestInfo test) throws IOException {
         work = Files.createDirectories(LOGS.resolve(test.getTestMethod().orElseThrow().getName() + "-" + System.currentTimeMillis()));
         home = privateCopy(work.resolve("weir"));
-        session = new NodeSession(work, home.resolve("bin/weir"));
+        session = new NodeSession(work, home.resolve("bin/weir"),
+                Map.of("JAVA_OPTS", "-Dweir.node.plugin-upload-max-bytes=" + UPLOAD_LIMIT));
     }
 
     @AfterEach
@@ -205,7 +213,7 @@ class PluginsIT {
         HttpResponse<String> notABundle = post(url + "/plugins?file=y.jar", "not a jar".getBytes(StandardCharsets.UTF_8), token);
         assertThat(notABundle.statusCode()).as(notABundle.body()).isEqualTo(400);
         assertThat(json(notABundle.body()).getJsonArray("errors").getString(0)).startsWith("y.jar is not a jar (zip) file");
-        HttpResponse<String> tooLarge = post(url + "/plugins?file=big.jar", new byte[64 * 1024 * 1024 + 1], token);
+        HttpResponse<String> tooLarge = post(url + "/plugins?file=big.jar", new byte[UPLOAD_LIMIT + 1], token);
         assertThat(tooLarge.statusCode()).as(tooLarge.body()).isEqualTo(413);
         try (Stream<Path> files = Files.list(plugins)) {
             assertThat(files.map(p -> p.getFileName().toString())).as("nothing refused was placed")
