@@ -142,12 +142,11 @@ public final class DatagenReader implements SourceReader {
         Long ts = wallClockMillis.getAsLong(); // boxed once: every row of one poll shares it
         long keys = settings.keys();
         long key = emitted % keys; // then counted up: one division per poll, not per row
-        Row.Reusable reuse = out.retainsRows() ? null : reusableRow();
+        Row.Reusable reuse = out.retainsRows() ? null : reusableRow().set(2, ts).set(3, payload); // same for the poll
         for (long j = 0; j < n; j++) {
             long seq = emitted + j;
             Long k = keyValues != null ? keyValues[(int) key] : Long.valueOf(key);
-            out.collect(reuse == null ? new Row(schema, k, seq, ts, payload)
-                    : reuse.set(0, k).set(1, seq).set(2, ts).set(3, payload).row());
+            out.collect(reuse == null ? new Row(schema, k, seq, ts, payload) : reuse.set(0, k).set(1, seq).row());
             if (++key == keys) {
                 key = 0;
             }
