@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -326,7 +327,15 @@ class ConsoleIT {
             browser.executeScript("window.scrollTo(0, 0)");
             Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), shots.resolve("console-jobs.png"), StandardCopyOption.REPLACE_EXISTING);
 
-            browser.findElement(By.cssSelector("#jobs tbody a")).click();
+            // the jobs table is re-rendered by its poll: a link found just before a refresh is stale by the click
+            wait.until(b -> {
+                try {
+                    b.findElement(By.cssSelector("#jobs tbody a")).click();
+                    return true;
+                } catch (StaleElementReferenceException rerendered) {
+                    return null;
+                }
+            });
             wait.until(b -> "BACKPRESSURE".equals(b.findElement(By.id("diagnosis")).getAttribute("data-cause")));
             long points = (Long) wait.until(b -> {
                 Object n = browser.executeScript("const c = Chart.getChart('duration-chart');"
