@@ -16,6 +16,7 @@ import io.weir.benchmarks.ha.TimedRecoveryFactory;
 import io.weir.ha.hazelcast.checkpoint.HazelcastCheckpointRecoveryFactory;
 import io.weir.ha.hazelcast.member.MemberConfigs;
 import io.weir.runtime.engine.LocalEngine;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -273,10 +274,22 @@ public final class CheckpointBenchmark implements java.util.concurrent.Callable<
                     .add("rows_counted", rows.sum())
                     .add("restarts", result.restarts())
                     .add("final_status", result.status().name())
-                    .add("load_average_1m", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
+                    .add("load_average_1m", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0)
+                    .add("garbage_collectors", garbageCollectors(json));
             out.write(summary.build());
             return !endedEarly && result.status() == JobStatus.CANCELED ? 0 : 1;
         }
+    }
+
+    /**
+     * The JVM's collectors, e.g. ["PS MarkSweep", "PS Scavenge"] for the parallel collector (run.sh's default) or
+     * ["G1 Young Generation", "G1 Old Generation"] for G1 (the JVM's default, which {@code bin/weir} and Flink's
+     * harness run): records/s depend on it (benchmarks/README.md, "Collectors"), so every summary says which it was.
+     */
+    private static JsonArrayBuilder garbageCollectors(JsonProvider json) {
+        JsonArrayBuilder names = json.createArrayBuilder();
+        ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> names.add(gc.getName()));
+        return names;
     }
 
     /** End-to-end duration plus the id draw and the store add, which the end-to-end duration does not contain. */
