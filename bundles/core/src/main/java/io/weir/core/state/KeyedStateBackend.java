@@ -16,13 +16,27 @@ public interface KeyedStateBackend extends KeyedStateStore, AutoCloseable {
     /**
      * Scopes all keyed state to {@code key} until the next call.
      *
-     * @param key the key fields of the current record
+     * @param key the key fields of the current record; if {@link #acceptsReusedKeyRows()}, a row the caller may
+     *        overwrite after the next call, else a row nobody changes (the backend may keep it)
      * @param keyGroup the key's group, as computed by {@link KeyHashVersion#keyGroupFor}
      * @throws IllegalArgumentException if the key group is outside this backend's range
      */
     void setCurrentKey(Row key, int keyGroup);
 
-    /** @return the current key, or null before the first record */
+    /**
+     * Whether {@link #setCurrentKey} may be given a key row that its caller overwrites with the next record's key
+     * (one row per task instead of one per record: the runtime does so for records whose key it has no row for,
+     * see {@code ChainedOperator}). A backend that answers true keeps a copy wherever it keeps the key beyond the
+     * next {@link #setCurrentKey} (a new entry, a timer, {@link #currentKey()}), and recognizes the current key by
+     * the call, never by the row's identity. Default false: the backend may keep the rows it is given.
+     *
+     * @return a constant of the backend
+     */
+    default boolean acceptsReusedKeyRows() {
+        return false;
+    }
+
+    /** @return the current key (a row nobody changes), or null before the first record */
     Row currentKey();
 
     /** @return the key groups this backend owns */

@@ -74,8 +74,56 @@ class ChainedOperatorKeyTest {
         assertThat(keyGroups.get(2)).isEqualTo(version.keyGroupFor(new Row(KEY, (Object) null), MAX_PARALLELISM));
     }
 
+    /**
+     * With a backend that accepts reused key rows, a key the recent keys do not hold is set through one reused row
+     * (no row per record), and a slot takes a new key after {@value ChainedOperator#REPLACE_AFTER_MISSES} misses in a
+     * row; every record still gets its own key's values and key group.
+     */
+    @ParameterizedTest
+    @EnumSource(KeyHashVersion.class)
+    void keysTheRecentKeysMissAreSetThroughOneReusedRowWithTheirOwnValues(KeyHashVersion version) throws Exception {
+        List<Row> rowsSet = new ArrayList<>();
+        ChainedOperator op = keyedOperator(version, new RecordingBackend(true) {
+            @Override
+            public void setCurrentKey(Row key, int keyGroup) {
+                rowsSet.add(key);
+                super.setCurrentKey(new Row(KEY, key.get(0)), keyGroup); // what the key holds when it is set
+            }
+        });
+        java.util.Random random = new java.util.Random(7);
+        long[] input = new long[20_000];
+        for (int i = 0; i < input.length; i++) {
+            input[i] = random.nextInt(100_000);
+            op.process(new Row(INPUT, input[i], 1L));
+        }
+
+        for (int i = 0; i < input.length; i++) {
+            assertThat(keys.get(i)).isEqualTo(new Row(KEY, input[i]));
+            assertThat(keyGroups.get(i)).isEqualTo(version.keyGroupFor(new Row(KEY, input[i]), MAX_PARALLELISM));
+        }
+        long distinctRows = rowsSet.stream().map(System::identityHashCode).distinct().count();
+        assertThat(distinctRows).as("key rows built for %d records of 100,000 keys", input.length)
+                .isLessThan(input.length / ChainedOperator.REPLACE_AFTER_MISSES + ChainedOperator.RECENT_KEYS + 2)
+                .isGreaterThan(ChainedOperator.RECENT_KEYS / 2); // slots still take new keys
+    }
+
+    @Test
+    void aRecurringKeyStillReusesItsKeyRowWhenTheBackendAcceptsReusedRows() throws Exception {
+        ChainedOperator op = keyedOperator(KeyHashVersion.CURRENT, new RecordingBackend(true));
+
+        op.process(new Row(INPUT, 5L, 1L));
+        op.process(new Row(INPUT, 6L, 2L));
+        op.process(new Row(INPUT, 5L, 3L));
+
+        assertThat(keys.get(2)).isSameAs(keys.get(0));
+        assertThat(keys).extracting(r -> r.get(0)).containsExactly(5L, 6L, 5L);
+    }
+
     private ChainedOperator keyedOperator(KeyHashVersion version) {
-        KeyedStateBackend backend = new RecordingBackend();
+        return keyedOperator(version, new RecordingBackend(false));
+    }
+
+    private ChainedOperator keyedOperator(KeyHashVersion version, KeyedStateBackend backend) {
         DefaultOperatorContext context = new DefaultOperatorContext("job", "op", 0, 1, false, null, backend);
         ChainedOperator op = new ChainedOperator("op", (row, out) -> { }, context, new KeySelector(INPUT, List.of("key"), version),
                 MAX_PARALLELISM, 0, 0);
@@ -84,8 +132,18 @@ class ChainedOperatorKeyTest {
     }
 
     /** Records every current key; holds no state. */
-    private final class RecordingBackend implements KeyedStateBackend {
+    private class RecordingBackend implements KeyedStateBackend {
+        private final boolean acceptsReusedKeyRows;
         private Row current;
+
+        RecordingBackend(boolean acceptsReusedKeyRows) {
+            this.acceptsReusedKeyRows = acceptsReusedKeyRows;
+        }
+
+        @Override
+        public boolean acceptsReusedKeyRows() {
+            return acceptsReusedKeyRows;
+        }
 
         @Override
         public void setCurrentKey(Row key, int keyGroup) {

@@ -105,13 +105,19 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("key group " + keyGroup + " of key " + key + " is outside " + range
                     + " of " + context);
         }
-        ctx.key = key;
-        ctx.keyGroupIndex = keyGroup - range.start();
+        ctx.setKey(key, keyGroup - range.start());
     }
 
+    /** @return true: the key row is copied where it is kept, see {@link KeyContext#retainedKey()} */
+    @Override
+    public boolean acceptsReusedKeyRows() {
+        return true;
+    }
+
+    /** @return a copy of the current key (one per key set), or null before the first record */
     @Override
     public Row currentKey() {
-        return ctx.key;
+        return ctx.retainedKey();
     }
 
     @Override

@@ -69,7 +69,7 @@ final class HeapTimerQueue extends AbstractHeapState<long[]> implements KeyedTim
             System.arraycopy(current, at, updated, at + 1, current.length - at);
         }
         table.put(updated);
-        queue.add(new InternalTimer(timestamp, ctx.key, rangeStart + ctx.keyGroupIndex));
+        queue.add(new InternalTimer(timestamp, ctx.retainedKey(), rangeStart + ctx.keyGroupIndex));
         size++;
         return true;
     }

@@ -25,9 +25,10 @@ import io.weir.api.serialization.TypeSerializer;
  * callers replace values instead of changing them).
  *
  * <p>One lookup per read-modify-write: {@link #get()} remembers where it found the current key, and a
- * {@link #put} for the same current key (the same key row object, as set by {@code setCurrentKey}) writes
- * into that slot. A copy keeps every entry in its slot, so the remembered slot survives copy-on-write; any
- * insert or removal forgets it.
+ * {@link #put} for the same current key (the same {@code setCurrentKey} call, {@link KeyContext#keySerial}: the
+ * key row itself may be one the runtime overwrites per record) writes into that slot. A copy keeps every entry in
+ * its slot, so the remembered slot survives copy-on-write; any insert or removal forgets it. A new entry keeps
+ * {@link KeyContext#retainedKey()}, never the current key row itself.
  *
  * <p>Task thread only, except the arrays returned by {@link #capture()}, whose maps are immutable from
  * then on.
@@ -40,8 +41,8 @@ final class StateTable<V> {
     private final KeyGroupMap<V>[] maps;
     // Task thread only. mapEpochs[i] = epoch in which maps[i] was created.
     private final long[] mapEpochs;
-    // Task thread only: the key row object of the last get() that found its key, else null ...
-    private Row foundKey;
+    // Task thread only: the KeyContext.keySerial of the last get() that found its key, else -1 ...
+    private long foundKeySerial = -1;
     // ... its key-group index and its slot in that key group's map.
     private int foundKeyGroupIndex;
     private int foundSlot;
@@ -65,7 +66,7 @@ final class StateTable<V> {
         if (slot == -1) {
             return null;
         }
-        foundKey = key;
+        foundKeySerial = ctx.keySerial;
         foundKeyGroupIndex = i;
         foundSlot = slot;
         return m.valueAt(slot);
@@ -111,7 +112,7 @@ final class StateTable<V> {
     void put(V value) {
         Row key = ctx.key;
         int i = ctx.keyGroupIndex;
-        if (key == foundKey && i == foundKeyGroupIndex) {
+        if (foundKeySerial == ctx.keySerial && i == foundKeyGroupIndex) {
             if (maps[i].valueAt(foundSlot) != value) {
                 writableMap(i).setValueAt(foundSlot, value, ctx.epoch);
             }
@@ -131,18 +132,26 @@ final class StateTable<V> {
         return m == null ? null : m.get(key, key.hashCode());
     }
 
-    /** Sets (non-null) or removes (null) the value of {@code key} in key group index {@code keyGroupIndex}. */
+    /**
+     * Sets (non-null) or removes (null) the value of {@code key} in key group index {@code keyGroupIndex}. A new
+     * entry of the current key row keeps {@link KeyContext#retainedKey()} instead of that row.
+     */
     void setAt(int keyGroupIndex, Row key, V value) {
         int hash = key.hashCode();
         if (value != null) {
-            if (writableMap(keyGroupIndex).put(key, hash, value, ctx.epoch)) {
-                foundKey = null;
+            KeyGroupMap<V> m = writableMap(keyGroupIndex);
+            int slot = m.find(key, hash);
+            if (slot != -1) {
+                m.setValueAt(slot, value, ctx.epoch);
+            } else {
+                m.put(key == ctx.key ? ctx.retainedKey() : key, hash, value, ctx.epoch);
+                foundKeySerial = -1;
             }
         } else {
             KeyGroupMap<V> m = maps[keyGroupIndex];
             if (m != null && m.find(key, hash) != -1) {
                 writableMap(keyGroupIndex).remove(key, hash);
-                foundKey = null;
+                foundKeySerial = -1;
             }
         }
     }
@@ -191,7 +200,7 @@ final class StateTable<V> {
     /** Drops all maps (backend closed). */
     void clear() {
         java.util.Arrays.fill(maps, null);
-        foundKey = null;
+        foundKeySerial = -1;
     }
 
     private KeyGroupMap<V> writableMap(int i) {

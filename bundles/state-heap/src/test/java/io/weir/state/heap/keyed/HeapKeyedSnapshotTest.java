@@ -288,6 +288,28 @@ class HeapKeyedSnapshotTest {
     }
 
     /**
+     * Entries made while the runtime sets every key through one row it overwrites ({@code acceptsReusedKeyRows}):
+     * the snapshot writes each entry's own key, not what the reused row holds at the end.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void entriesMadeThroughAReusedKeyRowAreSnapshottedWithTheirOwnKeys(Kind kind) throws Exception {
+        KeyedStateBackend b = backend(ALL, List.of());
+        Object state = b.getState(kind.descriptor());
+        io.weir.api.Row.Reusable reused = new io.weir.api.Row.Reusable(KEY_SCHEMA);
+        Map<Long, Object> model = new HashMap<>();
+        for (long s = 1; s <= 3 * KEYS; s++) {
+            long k = (s * 7919) % KEYS;
+            io.weir.api.Row row = reused.set(0, k).row();
+            b.setCurrentKey(row, KeyHashVersion.LEGACY.keyGroupFor(row, MAX_PARALLELISM));
+            kind.apply(state, k, s, model);
+        }
+        reused.set(0, -1L);
+        KeyGroupsStateHandle handle = b.snapshot(1, new FileStreamFactory(dir)).write();
+        assertRestoredEquals(kind, ALL, List.of(handle), model);
+    }
+
+    /**
      * Copy-on-write: the writer is held at its first byte while the task thread keeps changing state,
      * then runs on another thread while the task thread still changes state; the restore must give the
      * model as it was at the synchronous part.
