@@ -305,11 +305,16 @@ public final class KafkaTestBroker implements AutoCloseable {
 
     /**
      * Reads every record visible under the isolation level from the start of each partition up to
-     * the partition's end offset at the time of the call.
+     * the partition's end offset at the time of the call. With {@code read_committed} the end is the last stable
+     * offset, which a transaction committed just before the call may not have moved yet: a producer's
+     * {@code commitTransaction()} returns once the coordinator has logged the commit, and the commit markers reach
+     * the partitions a moment later. So the end is taken once every partition's last stable offset has reached its
+     * high watermark, or after {@value #STABLE_END_WAIT_MS} ms (a transaction still open stays unread).
      *
      * @param topic the topic
      * @param readCommitted {@code read_committed} when true (only committed transactional records)
      * @return values as UTF-8 strings, partition by partition in offset order
+     * @throws IllegalStateException if the records up to the end cannot be read within 60 s
      */
     public List<String> readAll(String topic, boolean readCommitted) {
         Properties p = new Properties();
@@ -323,7 +328,8 @@ public final class KafkaTestBroker implements AutoCloseable {
                     .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
             c.assign(parts);
             c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts, Duration.ofSeconds(30));
+            Map<TopicPartition, Long> first = c.endOffsets(parts, Duration.ofSeconds(30));
+            Map<TopicPartition, Long> end = readCommitted ? stableEndOffsets(c, parts, first) : first;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             List<List<String>> perPartition = new ArrayList<>();
             parts.forEach(x -> perPartition.add(new ArrayList<>()));
@@ -338,6 +344,48 @@ public final class KafkaTestBroker implements AutoCloseable {
             perPartition.forEach(out::addAll);
         }
         return out;
+    }
+
+    /** Longest wait of {@link #readAll} for the last stable offsets to reach the high watermarks, ms. */
+    static final long STABLE_END_WAIT_MS = 5_000;
+
+    /**
+     * @param committed a {@code read_committed} consumer assigned {@code parts}
+     * @param end its end offsets (last stable offsets) as first asked
+     * @return the last stable offsets once each has reached its partition's high watermark, or as they are after
+     *         {@link #STABLE_END_WAIT_MS}
+     */
+    private Map<TopicPartition, Long> stableEndOffsets(KafkaConsumer<byte[], byte[]> committed, List<TopicPartition> parts,
+            Map<TopicPartition, Long> end) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        Map<TopicPartition, Long> highWatermarks;
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            highWatermarks = c.endOffsets(parts, Duration.ofSeconds(30));
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STABLE_END_WAIT_MS);
+        Map<TopicPartition, Long> stable = end;
+        while (!reached(stable, highWatermarks) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the last stable offsets of " + parts, e);
+            }
+            stable = committed.endOffsets(parts, Duration.ofSeconds(30));
+        }
+        return stable;
+    }
+
+    /** @return whether every partition's offset in {@code offsets} is at least its offset in {@code targets} */
+    private static boolean reached(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> targets) {
+        for (Map.Entry<TopicPartition, Long> t : targets.entrySet()) {
+            if (offsets.get(t.getKey()) < t.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void format() throws IOException {
