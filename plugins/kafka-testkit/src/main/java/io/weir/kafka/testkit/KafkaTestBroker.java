@@ -317,12 +317,8 @@ public final class KafkaTestBroker implements AutoCloseable {
      * @throws IllegalStateException if the records up to the end cannot be read within 60 s
      */
     public List<String> readAll(String topic, boolean readCommitted) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<String> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = consumer(readCommitted)) {
             List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(topic, i.partition()))
                     .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
@@ -346,6 +342,15 @@ public final class KafkaTestBroker implements AutoCloseable {
         return out;
     }
 
+    /** @return a new consumer of this broker, no group, no auto-commit, {@code read_committed} or {@code read_uncommitted} */
+    private KafkaConsumer<byte[], byte[]> consumer(boolean readCommitted) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
     /** Longest wait of {@link #readAll} for the last stable offsets to reach the high watermarks, ms. */
     static final long STABLE_END_WAIT_MS = 5_000;
 
@@ -357,11 +362,8 @@ public final class KafkaTestBroker implements AutoCloseable {
      */
     private Map<TopicPartition, Long> stableEndOffsets(KafkaConsumer<byte[], byte[]> committed, List<TopicPartition> parts,
             Map<TopicPartition, Long> end) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         Map<TopicPartition, Long> highWatermarks;
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = consumer(false)) {
             highWatermarks = c.endOffsets(parts, Duration.ofSeconds(30));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STABLE_END_WAIT_MS);

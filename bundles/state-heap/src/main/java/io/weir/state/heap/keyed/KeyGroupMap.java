@@ -164,18 +164,15 @@ final class KeyGroupMap<V> {
     }
 
     /**
-     * Sets the value of {@code key}, inserting it if absent.
+     * Adds {@code key}, which is absent ({@link #find} returned -1; a present key's value is replaced with
+     * {@link #setValueAt}). Slots of other keys may move.
      *
+     * @param key the key row to keep (nobody changes it afterwards)
+     * @param hash {@code key.hashCode()}
      * @param value non-null
      * @param version the current state version
-     * @return whether the key was inserted (slots of other keys may then have moved)
      */
-    boolean put(Row key, int hash, V value, long version) {
-        int slot = find(key, hash);
-        if (slot != -1) {
-            setValueAt(slot, value, version);
-            return false;
-        }
+    void insert(Row key, int hash, V value, long version) {
         if (integralKeys && key.get(0) == null) {
             nullKey = key;
             nullValue = value;
@@ -187,7 +184,6 @@ final class KeyGroupMap<V> {
             insertNew(key, hash, value, version);
         }
         size++;
-        return true;
     }
 
     /**

@@ -144,7 +144,7 @@ final class StateTable<V> {
             if (slot != -1) {
                 m.setValueAt(slot, value, ctx.epoch);
             } else {
-                m.put(key == ctx.key ? ctx.retainedKey() : key, hash, value, ctx.epoch);
+                m.insert(key == ctx.key ? ctx.retainedKey() : key, hash, value, ctx.epoch);
                 foundKeySerial = -1;
             }
         } else {

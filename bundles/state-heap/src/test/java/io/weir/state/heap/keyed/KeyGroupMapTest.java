@@ -35,7 +35,7 @@ class KeyGroupMapTest {
     void aSlotFoundBeforeACopyStillHoldsTheKeyInTheCopy() {
         KeyGroupMap<String> map = new KeyGroupMap<>(true);
         for (long k = 0; k < 100; k++) {
-            map.put(row(k), row(k).hashCode(), "v" + k, 0);
+            put(map, row(k), "v" + k, 0);
         }
         int slot = map.find(row(42), row(42).hashCode());
         KeyGroupMap<String> copy = map.copy();
@@ -50,7 +50,7 @@ class KeyGroupMapTest {
         Schema intKey = Schema.builder().field("k", FieldType.INT).build();
         KeyGroupMap<String> map = new KeyGroupMap<>(true);
         Row stored = new Row(intKey, 100_000);
-        map.put(stored, stored.hashCode(), "x", 0);
+        put(map, stored, "x", 0);
         Row lookedUp = new Row(intKey, Integer.valueOf(100_000)); // a distinct Integer object (outside the cache)
 
         assertThat(map.get(lookedUp, lookedUp.hashCode())).isEqualTo("x");
@@ -78,6 +78,17 @@ class KeyGroupMapTest {
         return new Row(LONG_KEY, k);
     }
 
+    /** Sets {@code key}'s value as {@code StateTable.setAt} does: replaced where found, else inserted; @return inserted */
+    private static <V> boolean put(KeyGroupMap<V> map, Row key, V value, long version) {
+        int slot = map.find(key, key.hashCode());
+        if (slot != -1) {
+            map.setValueAt(slot, value, version);
+            return false;
+        }
+        map.insert(key, key.hashCode(), value, version);
+        return true;
+    }
+
     private static void runAgainstModel(boolean integral, java.util.function.IntFunction<Row> keyOf) {
         Random random = new Random(20261201L);
         KeyGroupMap<Integer> map = new KeyGroupMap<>(integral);
@@ -88,7 +99,7 @@ class KeyGroupMapTest {
             Row key = keyOf.apply(random.nextInt(300));
             int op = random.nextInt(10);
             if (op < 6) {
-                boolean inserted = map.put(key, key.hashCode(), step, step);
+                boolean inserted = put(map, key, step, step);
                 assertThat(inserted).as("put of %s inserted", key).isEqualTo(!model.containsKey(key));
                 model.put(key, step);
             } else if (op < 9) {
