@@ -94,14 +94,13 @@ public final class RowSerializer implements TypeSerializer<Row> {
         int n = types.length;
         long size = (n + 7) / 8;
         for (int i = 0; i < n; i++) {
-            Object v = row.get(i);
-            if (v != null) {
+            if (!row.isNull(i)) {
                 size += switch (types[i]) {
                     case LONG, TIMESTAMP, DOUBLE -> 8;
                     case INT -> 4;
                     case BOOLEAN -> 1;
-                    case STRING -> 4 + 3L * ((String) v).length();
-                    case BYTES -> 4 + ((byte[]) v).length;
+                    case STRING -> 4 + 3L * ((String) row.get(i)).length();
+                    case BYTES -> 4 + ((byte[]) row.get(i)).length;
                 };
             }
         }
@@ -137,19 +136,21 @@ public final class RowSerializer implements TypeSerializer<Row> {
             target[i] = 0;
         }
         for (int i = 0; i < n; i++) {
-            Object v = row.get(i);
-            if (v == null) {
+            if (row.isNull(i)) {
                 target[bitmap + (i >> 3)] |= (byte) (1 << (i & 7));
                 continue;
             }
-            switch (types[i]) {
-                case LONG, TIMESTAMP -> {
-                    if (pos + 8 > limit) {
-                        return -1;
-                    }
-                    LONGS.set(target, pos, (long) (Long) v);
-                    pos += 8;
+            if (types[i] == FieldType.LONG || types[i] == FieldType.TIMESTAMP) {
+                // read without boxing: a reusable row may hold the long unboxed
+                if (pos + 8 > limit) {
+                    return -1;
                 }
+                LONGS.set(target, pos, row.getLong(i));
+                pos += 8;
+                continue;
+            }
+            Object v = row.get(i);
+            switch (types[i]) {
                 case INT -> {
                     if (pos + 4 > limit) {
                         return -1;
@@ -248,7 +249,7 @@ public final class RowSerializer implements TypeSerializer<Row> {
      */
     public Row deserialize(byte[] bytes, int offset, int length) throws IOException {
         Object[] values = new Object[types.length];
-        decode(bytes, offset, length, values);
+        decode(bytes, offset, length, values, null);
         return new Row(schema, values);
     }
 
@@ -257,7 +258,8 @@ public final class RowSerializer implements TypeSerializer<Row> {
      * one: every value of that row is overwritten (fields that are null, or not decoded by a {@link #decodingOnly}
      * serializer, become {@code null}) and its cached hash dropped. For a record path whose receiver keeps no input
      * row ({@link io.weir.api.operator.StreamOperator#retainsInputRows()} false), it saves a row and a values array
-     * per record. If an exception is thrown, the target's values are undefined.
+     * per record, and a {@code Long} per LONG or TIMESTAMP field: those are held unboxed ({@link Row.Reusable#setLong}).
+     * If an exception is thrown, the target's values are undefined.
      *
      * @param bytes the array holding the row
      * @param offset the row's first byte, {@code >= 0}
@@ -274,12 +276,15 @@ public final class RowSerializer implements TypeSerializer<Row> {
             throw new IllegalArgumentException("reusable row of schema " + target.row().schema() + " has "
                     + target.row().arity() + " fields, but this serializer reads rows of " + schema);
         }
-        decode(bytes, offset, length, target.valuesToOverwrite());
+        decode(bytes, offset, length, target.valuesToOverwrite(), target.longsToOverwrite());
         return target.row();
     }
 
-    /** Decodes the row at {@code bytes[offset, offset + length)} into {@code values}, every slot written. */
-    private void decode(byte[] bytes, int offset, int length, Object[] values) throws IOException {
+    /**
+     * Decodes the row at {@code bytes[offset, offset + length)} into {@code values}, every slot written; with
+     * {@code longs} (a reusable row's), LONG and TIMESTAMP values go there unboxed, marked {@link Row#UNBOXED}.
+     */
+    private void decode(byte[] bytes, int offset, int length, Object[] values, long[] longs) throws IOException {
         java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
         int n = types.length;
         int end = offset + length;
@@ -300,7 +305,10 @@ public final class RowSerializer implements TypeSerializer<Row> {
             switch (types[i]) {
                 case LONG, TIMESTAMP -> {
                     checkField(i, pos, 8, end);
-                    if (build) {
+                    if (build && longs != null) {
+                        longs[i] = (long) LONGS.get(bytes, pos);
+                        values[i] = Row.UNBOXED;
+                    } else if (build) {
                         values[i] = (long) LONGS.get(bytes, pos);
                     }
                     pos += 8;

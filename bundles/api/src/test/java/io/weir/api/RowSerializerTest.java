@@ -209,6 +209,31 @@ class RowSerializerTest {
                 .isEqualTo(new Row(NINE_FIELDS, null, null, 1L, null, null, null, null, 1L, null));
     }
 
+    @Test
+    void deserializeIntoHoldsLongsUnboxedAndSerializesThemToTheSameBytes() throws IOException {
+        RowSerializer serializer = new RowSerializer(NINE_FIELDS);
+        Row row = new Row(NINE_FIELDS, "a", new byte[] {1}, Long.MIN_VALUE, 1, 1.0, false, 1_700_000_000_000L, -1L, null);
+        byte[] bytes = bytesOf(serializer, row);
+        Row.Reusable reused = new Row.Reusable(NINE_FIELDS);
+
+        Row read = serializer.deserializeInto(bytes, 0, bytes.length, reused);
+
+        assertThat(read.getLong(2)).isEqualTo(Long.MIN_VALUE);
+        assertThat(read.getLong(6)).isEqualTo(1_700_000_000_000L);
+        assertThat(read).isEqualTo(row).hasSameHashCodeAs(row);
+        assertThat(bytesOf(serializer, read)).as("serialize of the unboxed row").isEqualTo(bytes);
+        byte[] into = new byte[bytes.length];
+        assertThat(serializer.serializeInto(read, into, 0, into.length)).isEqualTo(bytes.length);
+        assertThat(into).isEqualTo(bytes);
+
+        Row.Reusable set = new Row.Reusable(NINE_FIELDS);
+        for (int i = 0; i < NINE_FIELDS.size(); i++) {
+            set.setFrom(i, read, i);
+        }
+        set.setLong(7, -1L);
+        assertThat(bytesOf(serializer, set.row())).as("a row written with setLong").isEqualTo(bytes);
+    }
+
     private static byte[] bytesOf(RowSerializer serializer, Row row) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         serializer.serialize(row, new DataOutputStream(bytes));

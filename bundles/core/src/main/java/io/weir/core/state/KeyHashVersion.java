@@ -44,7 +44,7 @@ public enum KeyHashVersion {
     FLINK(2) {
         @Override
         public int keyHash(Row key) {
-            return key.arity() == 1 ? fieldHash(key.get(0)) : key.hashCode();
+            return key.arity() == 1 ? key.hashOf(0) : key.hashCode(); // the field's own hash, Row#hashOf
         }
 
         @Override
@@ -105,16 +105,6 @@ public enum KeyHashVersion {
      */
     public int keyGroupForHash(int keyHash, int maxParallelism) {
         return nonNegative(murmurMix(keyHash)) % maxParallelism;
-    }
-
-    /**
-     * The hash of one key field as {@link #FLINK} places a one-field key, and as a {@link Row} hashes each field.
-     *
-     * @param value a field value, possibly null
-     * @return 0 for null, {@link Arrays#hashCode(byte[])} for {@code byte[]}, else {@code value.hashCode()}
-     */
-    public static int fieldHash(Object value) {
-        return value == null ? 0 : value instanceof byte[] b ? Arrays.hashCode(b) : value.hashCode();
     }
 
     /** @return {@code mixed} made non-negative as this version does */

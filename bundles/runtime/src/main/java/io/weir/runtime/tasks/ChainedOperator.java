@@ -140,7 +140,7 @@ final class ChainedOperator {
             k = reusedKey = new Row.Reusable(keySelector.keySchema());
         }
         for (int i = 0; i < keyPositions.length; i++) {
-            k.set(i, row.get(keyPositions[i]));
+            k.setFrom(i, row, keyPositions[i]);
         }
         return k.row();
     }
@@ -148,10 +148,7 @@ final class ChainedOperator {
     /** @return whether {@code key}'s fields equal {@code row}'s key fields, as {@link Row#equals} compares them */
     private boolean sameKey(Row key, Row row) {
         for (int i = 0; i < keyPositions.length; i++) {
-            Object a = key.get(i);
-            Object b = row.get(keyPositions[i]);
-            if (a != b && (a == null || b == null
-                    || !(a instanceof byte[] x ? b instanceof byte[] y && java.util.Arrays.equals(x, y) : a.equals(b)))) {
+            if (!key.fieldEquals(i, row, keyPositions[i])) {
                 return false;
             }
         }

@@ -119,6 +119,37 @@ class ChainedOperatorKeyTest {
         assertThat(keys).extracting(r -> r.get(0)).containsExactly(5L, 6L, 5L);
     }
 
+    /**
+     * Input read into one reusable row, its longs held unboxed (as the record path decodes them): every record gets
+     * its own key and key group, a recurring key its earlier key row, with either backend.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"FLINK, false", "FLINK, true", "LEGACY, false", "LEGACY, true"})
+    void keysOfRowsHoldingUnboxedLongsAreSetAndReusedAsBoxedOnes(KeyHashVersion version, boolean acceptsReused)
+            throws Exception {
+        List<Row> copies = new ArrayList<>();
+        ChainedOperator op = keyedOperator(version, new RecordingBackend(acceptsReused) {
+            @Override
+            public void setCurrentKey(Row key, int keyGroup) {
+                copies.add(new Row(KEY, key.values())); // a reused key row changes with the next record
+                super.setCurrentKey(key, keyGroup);
+            }
+        });
+        Row.Reusable input = new Row.Reusable(INPUT);
+        long[] keysIn = {5, 6, 5, -1, 0, 1L << 40, 5};
+
+        for (long k : keysIn) {
+            op.process(input.setLong(0, k).setLong(1, 100L).row());
+        }
+
+        for (int i = 0; i < keysIn.length; i++) {
+            assertThat(copies.get(i)).isEqualTo(new Row(KEY, keysIn[i]));
+            assertThat(keyGroups.get(i)).isEqualTo(version.keyGroupFor(new Row(KEY, keysIn[i]), MAX_PARALLELISM));
+        }
+        assertThat(keys.get(2)).as("the second record of key 5 reuses the first one's key row").isSameAs(keys.get(0));
+        assertThat(keys.get(6)).isSameAs(keys.get(0));
+    }
+
     private ChainedOperator keyedOperator(KeyHashVersion version) {
         return keyedOperator(version, new RecordingBackend(false));
     }

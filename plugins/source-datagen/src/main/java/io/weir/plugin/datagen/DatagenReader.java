@@ -145,8 +145,11 @@ public final class DatagenReader implements SourceReader {
         Row.Reusable reuse = out.retainsRows() ? null : reusableRow().set(2, ts).set(3, payload); // same for the poll
         for (long j = 0; j < n; j++) {
             long seq = emitted + j;
-            Long k = keyValues != null ? keyValues[(int) key] : Long.valueOf(key);
-            out.collect(reuse == null ? new Row(schema, k, seq, ts, payload) : reuse.set(0, k).set(1, seq).row());
+            if (reuse != null) {
+                out.collect(reuse.setLong(0, key).setLong(1, seq).row()); // unboxed: no Long per row
+            } else {
+                out.collect(new Row(schema, keyValues != null ? keyValues[(int) key] : Long.valueOf(key), seq, ts, payload));
+            }
             if (++key == keys) {
                 key = 0;
             }

@@ -4,7 +4,6 @@ import io.weir.api.Row;
 import io.weir.api.Schema;
 import io.weir.core.state.KeyHashVersion;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -54,19 +53,17 @@ public final class KeySelector {
     }
 
     /**
-     * @return {@code hashVersion().keyHash(key(row))}, computed without allocating: for {@link KeyHashVersion#LEGACY}
-     *         and keys of several fields {@code key(row).hashCode()}, for a one-field {@link KeyHashVersion#FLINK} key
-     *         the field's {@link KeyHashVersion#fieldHash}
+     * @return {@code hashVersion().keyHash(key(row))}, computed without allocating (nor boxing a long the row holds
+     *         unboxed, {@link Row#hashOf}): for {@link KeyHashVersion#LEGACY} and keys of several fields
+     *         {@code key(row).hashCode()}, for a one-field {@link KeyHashVersion#FLINK} key the field's own hash
      */
     public int hash(Row row) {
         if (fieldHash) {
-            return KeyHashVersion.fieldHash(row.get(positions[0]));
+            return row.hashOf(positions[0]);
         }
         int h = 1;
         for (int p : positions) {
-            Object v = row.get(p);
-            int e = v == null ? 0 : v instanceof byte[] b ? Arrays.hashCode(b) : v.hashCode();
-            h = 31 * h + e;
+            h = 31 * h + row.hashOf(p);
         }
         return h;
     }

@@ -38,6 +38,24 @@ class KeySelectorHashTest {
 
     @ParameterizedTest
     @EnumSource(KeyHashVersion.class)
+    void aRowHoldingItsLongUnboxedHashesAsTheSameRowBoxed(KeyHashVersion version) {
+        for (List<String> keys : List.of(List.of("id"), List.of("id", "name"), List.of("n", "id"))) {
+            KeySelector selector = new KeySelector(ROWS, keys, version);
+            for (Row boxed : SAMPLES) {
+                Row.Reusable reusable = new Row.Reusable(ROWS);
+                for (int i = 0; i < ROWS.size(); i++) {
+                    reusable.set(i, boxed.get(i));
+                }
+                if (!boxed.isNull(0)) {
+                    reusable.setLong(0, boxed.getLong(0));
+                }
+                assertThat(selector.hash(reusable.row())).as("%s of %s", keys, boxed).isEqualTo(selector.hash(boxed));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(KeyHashVersion.class)
     void aOneFieldKeyHashesAsFlinkOnlyWithTheFlinkPlacement(KeyHashVersion version) {
         KeySelector selector = new KeySelector(ROWS, List.of("id"), version);
         Row row = new Row(ROWS, 5L, "x", null, 1);

@@ -100,11 +100,10 @@ final class KeyGroupMap<V> {
         Object[] vs = values;
         int m = mask;
         if (integralKeys) {
-            Object field = key.get(0);
-            if (field == null) {
+            if (key.isNull(0)) {
                 return nullKey == null ? -1 : NULL_KEY_SLOT;
             }
-            long k = ((Number) field).longValue();
+            long k = key.getLong(0);
             long[] ls = longKeys;
             for (int slot = spread(hash) & m; ; slot = (slot + 1) & m) {
                 if (vs[slot] == null) {
@@ -173,7 +172,7 @@ final class KeyGroupMap<V> {
      * @param version the current state version
      */
     void insert(Row key, int hash, V value, long version) {
-        if (integralKeys && key.get(0) == null) {
+        if (integralKeys && key.isNull(0)) {
             nullKey = key;
             nullValue = value;
             nullVersion = version;
@@ -259,7 +258,7 @@ final class KeyGroupMap<V> {
             slot = (slot + 1) & m;
         }
         if (integralKeys) {
-            longKeys[slot] = ((Number) key.get(0)).longValue();
+            longKeys[slot] = key.getLong(0);
         } else {
             hashes[slot] = hash;
         }

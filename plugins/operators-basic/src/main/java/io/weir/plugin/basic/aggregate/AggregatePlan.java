@@ -303,10 +303,10 @@ public final class AggregatePlan {
      */
     public Row resultInto(Accumulator acc, Row in, Row.Reusable target) {
         for (int i = 0; i < keyPositions.length; i++) {
-            target.set(i, in.get(keyPositions[i]));
+            target.setFrom(i, in, keyPositions[i]);
         }
         for (int j = 0; j < aggregators.length; j++) {
-            target.set(keyPositions.length + j, aggregators[j].result(acc));
+            aggregators[j].resultInto(acc, target, keyPositions.length + j);
         }
         return target.row();
     }
@@ -429,6 +429,11 @@ public final class AggregatePlan {
 
         Object result(Accumulator acc);
 
+        /** Writes {@link #result} into {@code target}'s position {@code pos}, unboxed where it is a long. */
+        default void resultInto(Accumulator acc, Row.Reusable target, int pos) {
+            target.set(pos, result(acc));
+        }
+
         /** @throws ArithmeticException if {@link #add} would overflow; changes nothing */
         default void check(Accumulator acc, Row in) {
         }
@@ -450,6 +455,11 @@ public final class AggregatePlan {
         @Override
         public Object result(Accumulator acc) {
             return acc.count;
+        }
+
+        @Override
+        public void resultInto(Accumulator acc, Row.Reusable target, int pos) {
+            target.setLong(pos, acc.count);
         }
     }
 
