@@ -234,6 +234,36 @@ final class KeyGroupMap<V> {
         }
     }
 
+    /**
+     * Integral-key maps: calls {@code action} with every entry's key field, read from the {@code long} keys array
+     * (the stored key rows are not touched), then {@code nullKeyAction} with the null key's entry if there is one.
+     * The actions must not change the map.
+     *
+     * @throws E what the actions throw
+     * @throws IllegalStateException if the map does not have integral keys
+     */
+    <E extends Exception> void forEachIntegral(LongEntries<V, E> action, Entries<V, E> nullKeyAction) throws E {
+        if (!integralKeys) {
+            throw new IllegalStateException("forEachIntegral on a map of generic keys: use forEach");
+        }
+        long[] ls = longKeys;
+        Object[] vs = values;
+        for (int slot = 0; slot < vs.length; slot++) {
+            if (vs[slot] != null) {
+                action.accept(ls[slot], valueAt(slot));
+            }
+        }
+        if (nullKey != null) {
+            nullKeyAction.accept(nullKey, valueAt(NULL_KEY_SLOT));
+        }
+    }
+
+    /** What {@link #forEachIntegral} calls per entry of a non-null key. */
+    @FunctionalInterface
+    interface LongEntries<V, E extends Exception> {
+        void accept(long key, V value) throws E;
+    }
+
     /** What {@link #forEach} calls; {@code E} is what it may throw (e.g. an IOException while writing a snapshot). */
     @FunctionalInterface
     interface Entries<V, E extends Exception> {

@@ -1,5 +1,6 @@
 package io.weir.state.heap.keyed;
 
+import io.weir.api.FieldType;
 import io.weir.api.Row;
 import io.weir.api.serialization.Serializers;
 import io.weir.api.serialization.TypeSerializer;
@@ -45,6 +46,8 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
     private final String context;
     private final RunningSnapshots running;
     private final long version;
+    /** The key field's type if keys are rows of one LONG, INT or TIMESTAMP field ({@link KeyContext#integralKeys}), else null. */
+    private final FieldType integralKeyType;
 
     /**
      * @param running where this snapshot's {@code version} is registered; finished when {@link #write} ends
@@ -61,6 +64,8 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
         this.context = context;
         this.running = running;
         this.version = version;
+        this.integralKeyType = KeyContext.integralKeys(keySerializer)
+                ? ((io.weir.api.RowSerializer) keySerializer).schema().field(0).type() : null;
     }
 
     /**
@@ -131,10 +136,25 @@ final class KeyedSnapshotWriter implements AsyncSnapshot<KeyGroupsStateHandle> {
         }
         KeyGroupMap<V> map = p.maps()[index];
         scratch.reset();
-        map.forEach((key, value) -> {
+        KeyGroupMap.Entries<V, IOException> entry = (key, value) -> {
             keySerializer.serialize(key, scratchData);
             p.state().writeValue(value, scratchData);
-        });
+        };
+        if (integralKeyType == null) {
+            map.forEach(entry);
+        } else {
+            // the key row's binary form (RowSerializer: a one-byte null bitmap, 0, then the field) from the map's
+            // long keys: no read of the key rows, scattered over the heap, per entry
+            map.forEachIntegral((key, value) -> {
+                scratchData.writeByte(0);
+                if (integralKeyType == FieldType.INT) {
+                    scratchData.writeInt((int) key);
+                } else {
+                    scratchData.writeLong(key);
+                }
+                p.state().writeValue(value, scratchData);
+            }, entry);
+        }
         scratchData.flush();
         data.writeInt(map.size());
         data.writeInt(scratch.size());

@@ -300,13 +300,49 @@ class HeapKeyedSnapshotTest {
         Map<Long, Object> model = new HashMap<>();
         for (long s = 1; s <= 3 * KEYS; s++) {
             long k = (s * 7919) % KEYS;
-            io.weir.api.Row row = reused.set(0, k).row();
+            io.weir.api.Row row = reused.setLong(0, k).row(); // unboxed, as the record path decodes it
             b.setCurrentKey(row, KeyHashVersion.LEGACY.keyGroupFor(row, MAX_PARALLELISM));
             kind.apply(state, k, s, model);
         }
-        reused.set(0, -1L);
+        reused.setLong(0, -1L);
         KeyGroupsStateHandle handle = b.snapshot(1, new FileStreamFactory(dir)).write();
         assertRestoredEquals(kind, ALL, List.of(handle), model);
+    }
+
+    /**
+     * The snapshot writes integral keys from the maps' long keys, not from the key rows: keys of each integral type,
+     * extremes and the null key included, restore through the key serializer (RowSerializer's form) to their values.
+     */
+    @ParameterizedTest
+    @EnumSource(value = io.weir.api.FieldType.class, names = {"LONG", "INT", "TIMESTAMP"})
+    void integralKeysOfEveryTypeAndTheNullKeyRestoreFromTheSnapshot(io.weir.api.FieldType type) throws Exception {
+        io.weir.api.Schema keySchema = io.weir.api.Schema.builder().field("k", type).build();
+        List<Object> keys = new ArrayList<>(type == io.weir.api.FieldType.INT
+                ? List.of(0, -1, 7, Integer.MAX_VALUE, Integer.MIN_VALUE)
+                : List.of(0L, -1L, 7L, Long.MAX_VALUE, Long.MIN_VALUE));
+        keys.add(null);
+        StateDescriptor.Value<Long> descriptor = new StateDescriptor.Value<>("value", Serializers.LONG);
+        KeyedStateBackend b = new HeapStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters("job", "op",
+                0, MAX_PARALLELISM, ALL, new RowSerializer(keySchema), List.of()));
+        ValueState<Long> state = b.getState(descriptor);
+        for (int i = 0; i < keys.size(); i++) {
+            io.weir.api.Row key = new io.weir.api.Row(keySchema, keys.get(i));
+            b.setCurrentKey(key, KeyHashVersion.CURRENT.keyGroupFor(key, MAX_PARALLELISM));
+            state.update(100L + i);
+        }
+
+        KeyGroupsStateHandle handle = b.snapshot(1, new FileStreamFactory(dir)).write();
+        KeyedStateBackend restored = new HeapStateBackend().createKeyedStateBackend(new KeyedStateBackendParameters(
+                "job", "op", 0, MAX_PARALLELISM, ALL, new RowSerializer(keySchema), List.of(handle)));
+        ValueState<Long> restoredState = restored.getState(descriptor);
+        for (int i = 0; i < keys.size(); i++) {
+            io.weir.api.Row key = new io.weir.api.Row(keySchema, keys.get(i));
+            restored.setCurrentKey(key, KeyHashVersion.CURRENT.keyGroupFor(key, MAX_PARALLELISM));
+            assertThat(restoredState.value()).as("key %s", keys.get(i)).isEqualTo(100L + i);
+        }
+        io.weir.api.Row absent = new io.weir.api.Row(keySchema, type == io.weir.api.FieldType.INT ? (Object) 8 : (Object) 8L);
+        restored.setCurrentKey(absent, KeyHashVersion.CURRENT.keyGroupFor(absent, MAX_PARALLELISM));
+        assertThat(restoredState.value()).isNull();
     }
 
     /**

@@ -24,7 +24,11 @@ final class AccumulatorSerializer implements TypeSerializer<Accumulator> {
 
     @Override
     public void serialize(Accumulator value, DataOutput out) throws IOException {
-        rows.serialize(plan.toRow(value), out);
+        if (plan.hasExtremes()) {
+            rows.serialize(plan.toRow(value), out);
+        } else {
+            plan.writeWords(value, out); // the same bytes, without a row, its array and a box per slot
+        }
     }
 
     /** @throws IOException also if the row's count is null or a slot does not have its schema type */

@@ -367,6 +367,52 @@ public final class AggregatePlan {
     }
 
     /**
+     * Writes the {@link io.weir.api.RowSerializer} form of {@link #toRow}{@code (acc)} without building the row: its
+     * null bitmap, the count, then each set slot's 8 bytes (a double as {@link Double#doubleToLongBits}, as the row's
+     * {@code Double} would be written). Only for plans without min/max ({@link #hasExtremes()} false), whose slots are
+     * all words.
+     *
+     * @param acc an accumulator of this plan
+     * @param out where the bytes go, in one {@code write} call
+     * @throws IOException from {@code out}
+     * @throws IllegalStateException if the plan has min/max slots
+     */
+    void writeWords(Accumulator acc, java.io.DataOutput out) throws java.io.IOException {
+        if (withExtremes) {
+            throw new IllegalStateException("accumulators of " + accumulator + " hold min/max values: write toRow's row");
+        }
+        int n = slotKinds.length;
+        int bitmap = (n + 7) / 8;
+        int set = 1;
+        for (int slot = 1; slot < n; slot++) {
+            set += acc.set[slot] ? 1 : 0;
+        }
+        byte[] bytes = new byte[bitmap + 8 * set];
+        int pos = bitmap;
+        WORDS.set(bytes, pos, acc.count);
+        pos += 8;
+        for (int slot = 1; slot < n; slot++) {
+            if (!acc.set[slot]) {
+                bytes[slot >> 3] |= (byte) (1 << (slot & 7));
+            } else {
+                long w = acc.words[slot];
+                WORDS.set(bytes, pos, slotKinds[slot] == SlotKind.DOUBLE ? Double.doubleToLongBits(Double.longBitsToDouble(w)) : w);
+                pos += 8;
+            }
+        }
+        out.write(bytes, 0, bytes.length);
+    }
+
+    /** Big-endian 8-byte stores, the byte order of {@link java.io.DataOutput#writeLong}. */
+    private static final java.lang.invoke.VarHandle WORDS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+    /** @return whether the plan has a min or max aggregate (slots holding values of the input rows) */
+    boolean hasExtremes() {
+        return withExtremes;
+    }
+
+    /**
      * @param row a row of {@link #accumulatorSchema()} (from {@link #toRow} or a checkpoint)
      * @return a new accumulator holding its values
      * @throws IllegalArgumentException if the row has another number of fields, a null count, or a slot value of
