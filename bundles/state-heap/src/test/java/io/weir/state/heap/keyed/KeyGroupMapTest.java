@@ -89,6 +89,24 @@ class KeyGroupMapTest {
         return true;
     }
 
+    @Test
+    void aTableGrowsWhenAnInsertWouldFillMoreThanThirteenSixteenthsOfIt() {
+        KeyGroupMap<String> map = new KeyGroupMap<>(true);
+        assertThat(map.capacity()).isEqualTo(8);
+        for (long k = 0; k < 2_000; k++) {
+            int before = map.capacity();
+            put(map, row(k), "v", 0);
+            int full = (int) k + 1;
+            if (map.capacity() != before) {
+                assertThat(map.capacity()).as("grown at %d entries", full).isEqualTo(2 * before);
+                assertThat(full).as("grown at %d entries from %d slots", full, before)
+                        .isEqualTo(before == 8 ? 8 : before * 13 / 16 + 1);
+            }
+            assertThat(full).isLessThanOrEqualTo(map.capacity() * 13 / 16 + (map.capacity() == 8 ? 1 : 0));
+        }
+        assertThat(map.capacity()).as("2,000 keys: 1,664 fit 2,048 slots").isEqualTo(4096);
+    }
+
     private static void runAgainstModel(boolean integral, java.util.function.IntFunction<Row> keyOf) {
         Random random = new Random(20261201L);
         KeyGroupMap<Integer> map = new KeyGroupMap<>(integral);
@@ -114,15 +132,21 @@ class KeyGroupMapTest {
                 assertThat(map.versionAt(map.find(key, key.hashCode()))).as("version of %s", key).isEqualTo((long) model.get(key));
             }
         }
-        assertSameEntries(map, model);
+        assertSameEntries(map, model, integral);
         assertThat(snapshot).isNotNull();
-        assertSameEntries(snapshot, snapshotModel);
+        assertSameEntries(snapshot, snapshotModel, integral);
     }
 
-    private static void assertSameEntries(KeyGroupMap<Integer> map, Map<Row, Integer> model) {
+    private static void assertSameEntries(KeyGroupMap<Integer> map, Map<Row, Integer> model, boolean integral) {
         Map<Row, Integer> seen = new HashMap<>();
         map.forEach((key, value) -> assertThat(seen.put(key, value)).as("key %s listed twice", key).isNull());
         assertThat(seen).isEqualTo(model);
+        if (integral) {
+            Map<Row, Integer> byLongKey = new HashMap<>();
+            map.forEachIntegral((key, value) -> assertThat(byLongKey.put(new Row(LONG_KEY, key), value)).isNull(),
+                    (key, value) -> assertThat(byLongKey.put(key, value)).as("the null key").isNull());
+            assertThat(byLongKey).isEqualTo(model);
+        }
         for (Map.Entry<Row, Integer> e : model.entrySet()) {
             assertThat(map.get(e.getKey(), e.getKey().hashCode())).isEqualTo(e.getValue());
         }
