@@ -18,10 +18,12 @@ import io.weir.api.Row;
  * <li>a copy (copy-on-write after a snapshot, see {@link StateTable}) is a few array clones that keep every
  *     entry in its slot.</li>
  * </ul>
- * Each entry carries the state version ({@link KeyContext#epoch}) in which its value object was stored
- * ({@link #versionAt}; changing the object in place keeps it): an object stored before a running snapshot's version
- * may be referenced by that snapshot and is copied before it is handed out for an in-place update (per-entry
- * copy-on-write, {@link StateTable#getForUpdate}).
+ * Each entry knows whether its value object was stored in the current state version ({@link KeyContext#epoch};
+ * changing the object in place keeps that, {@link #storedIn}): an object stored in an earlier version may be
+ * referenced by a snapshot and is copied before it is handed out for an in-place update (per-entry copy-on-write,
+ * {@link StateTable#getForUpdate}). That is one bit per slot ({@link #stored}), valid for one version
+ * ({@link #storedVersion}) and cleared when the map is first written in a later one: nobody needs to know in which
+ * earlier version a value was stored, and a {@code long} per slot was a quarter of a 100,000-key table's bytes.
  * A slot is free when its {@link #values} element is null (stored values are never null). Removal shifts the
  * following entries of the probe run back (no tombstones), so a run never contains a free slot. Capacity is a
  * power of two, at most 13/16 full ({@link #maxSize}). With integral keys, the one key whose field is null is kept aside
@@ -45,8 +47,10 @@ final class KeyGroupMap<V> {
     private long[] longKeys;
     private Row[] keys;
     private Object[] values;
-    /** Per slot: the state version in which the object {@code values[slot]} was stored. */
-    private long[] versions;
+    /** One bit per slot: whether the object {@code values[slot]} was stored in version {@link #storedVersion}. */
+    private long[] stored;
+    /** The state version the bits of {@link #stored} are about; all bits are clear for any later version. */
+    private long storedVersion;
     private int size;
     /** capacity - 1. */
     private int mask;
@@ -67,7 +71,8 @@ final class KeyGroupMap<V> {
         this.longKeys = from.longKeys == null ? null : from.longKeys.clone();
         this.keys = from.keys.clone();
         this.values = from.values.clone();
-        this.versions = from.versions.clone();
+        this.stored = from.stored.clone();
+        this.storedVersion = from.storedVersion;
         this.size = from.size;
         this.mask = from.mask;
         this.nullKey = from.nullKey;
@@ -84,8 +89,8 @@ final class KeyGroupMap<V> {
      * Entries a table of {@code capacity} slots may hold: 13/16 of it (7 of the smallest, 8). Linear probing over
      * 8-byte keys finds a present key within ~3 slots on average at that load, mostly in the key's cache line; a
      * lower bound (Java's 3/4) keeps more tables at twice the size. At 100,000 keys in 128 key groups (781 per group)
-     * 3/4 made every table 2,048 slots, 38 % full; 13/16 makes them 1,024, 76 % full: a subtask's keys, values and
-     * versions take half the bytes, which throughput-100k runs at +9 % records/s (benchmarks/README.md, "Session 16").
+     * 3/4 made every table 2,048 slots, 38 % full; 13/16 makes them 1,024, 76 % full: a subtask's key and value
+     * arrays take half the bytes, which throughput-100k runs at +9 % records/s (benchmarks/README.md, "Session 16").
      */
     static int maxSize(int capacity) {
         return capacity - (capacity >>> 3) - (capacity >>> 4);
@@ -151,9 +156,16 @@ final class KeyGroupMap<V> {
         return (V) (slot == NULL_KEY_SLOT ? nullValue : values[slot]);
     }
 
-    /** @return the state version in which the value in {@code slot} (which {@link #find} returned) was stored */
-    long versionAt(int slot) {
-        return slot == NULL_KEY_SLOT ? nullVersion : versions[slot];
+    /**
+     * @param slot a slot {@link #find} returned
+     * @param version the current state version (no earlier than any version this map was written in)
+     * @return whether the value in {@code slot} was stored in {@code version}, rather than in an earlier one
+     */
+    boolean storedIn(int slot, long version) {
+        if (slot == NULL_KEY_SLOT) {
+            return nullVersion == version;
+        }
+        return storedVersion == version && (stored[slot >>> 6] & (1L << slot)) != 0;
     }
 
     /**
@@ -168,7 +180,7 @@ final class KeyGroupMap<V> {
             nullVersion = version;
         } else {
             values[slot] = value;
-            versions[slot] = version;
+            markStored(slot, version);
         }
     }
 
@@ -196,7 +208,7 @@ final class KeyGroupMap<V> {
             if (size + 1 > maxSize(mask + 1)) {
                 rehash((mask + 1) << 1);
             }
-            insertNew(key, hash, value, version);
+            markStored(insertNew(key, hash, value), version);
         }
         size++;
     }
@@ -230,6 +242,7 @@ final class KeyGroupMap<V> {
         }
         keys[hole] = null;
         values[hole] = null;
+        stored[hole >>> 6] &= ~(1L << hole);
         return true;
     }
 
@@ -294,10 +307,20 @@ final class KeyGroupMap<V> {
         }
         keys[to] = keys[from];
         values[to] = values[from];
-        versions[to] = versions[from];
+        stored[to >>> 6] = (stored[to >>> 6] & ~(1L << to)) | (((stored[from >>> 6] >>> from) & 1L) << to);
     }
 
-    private void insertNew(Row key, int hash, Object value, long version) {
+    /** Sets {@code slot}'s bit for {@code version}, first clearing every bit if they were about an earlier version. */
+    private void markStored(int slot, long version) {
+        if (storedVersion != version) {
+            java.util.Arrays.fill(stored, 0L);
+            storedVersion = version;
+        }
+        stored[slot >>> 6] |= 1L << slot;
+    }
+
+    /** Puts an absent key into the first free slot of its probe run. @return the slot (its stored bit is clear) */
+    private int insertNew(Row key, int hash, Object value) {
         int m = mask;
         int slot = spread(hash) & m;
         while (values[slot] != null) {
@@ -310,7 +333,7 @@ final class KeyGroupMap<V> {
         }
         keys[slot] = key;
         values[slot] = value;
-        versions[slot] = version;
+        return slot;
     }
 
     private void allocate(int capacity) {
@@ -321,18 +344,19 @@ final class KeyGroupMap<V> {
         }
         keys = new Row[capacity];
         values = new Object[capacity];
-        versions = new long[capacity];
+        stored = new long[(capacity + 63) >>> 6];
         mask = capacity - 1;
     }
 
     private void rehash(int capacity) {
         Row[] oldKeys = keys;
         Object[] oldValues = values;
-        long[] oldVersions = versions;
+        long[] oldStored = stored;
         allocate(capacity);
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldValues[i] != null) {
-                insertNew(oldKeys[i], oldKeys[i].hashCode(), oldValues[i], oldVersions[i]);
+                int slot = insertNew(oldKeys[i], oldKeys[i].hashCode(), oldValues[i]);
+                stored[slot >>> 6] |= ((oldStored[i >>> 6] >>> i) & 1L) << slot;
             }
         }
     }

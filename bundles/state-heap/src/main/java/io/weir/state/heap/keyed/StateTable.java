@@ -96,7 +96,7 @@ final class StateTable<V> {
         if (value == null) {
             return null;
         }
-        if (maps[foundKeyGroupIndex].versionAt(foundSlot) < ctx.epoch) {
+        if (!maps[foundKeyGroupIndex].storedIn(foundSlot, ctx.epoch)) {
             // stored before the latest snapshot: a running snapshot may hold it, and the GC may have moved it
             value = copier.copy(value);
             writableMap(foundKeyGroupIndex).setValueAt(foundSlot, value, ctx.epoch);

@@ -113,11 +113,13 @@ class KeyGroupMapTest {
         Map<Row, Integer> model = new HashMap<>();
         KeyGroupMap<Integer> snapshot = null;
         Map<Row, Integer> snapshotModel = null;
+        long snapshotVersion = -1;
         for (int step = 0; step < 20_000; step++) {
             Row key = keyOf.apply(random.nextInt(300));
             int op = random.nextInt(10);
+            long version = step / VERSION_STEPS;
             if (op < 6) {
-                boolean inserted = put(map, key, step, step);
+                boolean inserted = put(map, key, step, version);
                 assertThat(inserted).as("put of %s inserted", key).isEqualTo(!model.containsKey(key));
                 model.put(key, step);
             } else if (op < 9) {
@@ -125,16 +127,28 @@ class KeyGroupMapTest {
             } else {
                 snapshot = map.copy();
                 snapshotModel = new HashMap<>(model);
+                snapshotVersion = version;
             }
             assertThat(map.size()).isEqualTo(model.size());
             assertThat(map.get(key, key.hashCode())).isEqualTo(model.get(key));
-            if (model.containsKey(key)) { // each value was stored with its step as version: moves keep it
-                assertThat(map.versionAt(map.find(key, key.hashCode()))).as("version of %s", key).isEqualTo((long) model.get(key));
-            }
+            assertStoredIn(map, model, version); // every entry, after moves, rehashes and removals
         }
         assertSameEntries(map, model, integral);
         assertThat(snapshot).isNotNull();
         assertSameEntries(snapshot, snapshotModel, integral);
+        assertStoredIn(snapshot, snapshotModel, snapshotVersion);
+    }
+
+    /** Steps of {@link #runAgainstModel} per state version: a value stored at step s is stored in version s / 64. */
+    private static final int VERSION_STEPS = 64;
+
+    /** Asserts that exactly the entries stored in {@code version} (model value / VERSION_STEPS) say so. */
+    private static void assertStoredIn(KeyGroupMap<Integer> map, Map<Row, Integer> model, long version) {
+        for (Map.Entry<Row, Integer> e : model.entrySet()) {
+            int slot = map.find(e.getKey(), e.getKey().hashCode());
+            assertThat(map.storedIn(slot, version)).as("%s stored at step %d, in version %d", e.getKey(), e.getValue(),
+                    version).isEqualTo(e.getValue() / VERSION_STEPS == version);
+        }
     }
 
     private static void assertSameEntries(KeyGroupMap<Integer> map, Map<Row, Integer> model, boolean integral) {
