@@ -38,7 +38,7 @@ import java.util.Map;
  * value:
  * <ul>
  * <li>The backend has an epoch counter (the state version). Every key-group map and every list/map container
- *     records the epoch it was created in, every entry the epoch its value was stored in.</li>
+ *     records the epoch it was created in; every entry whether its value was stored in the current epoch.</li>
  * <li>{@link #snapshot} (synchronous part, task thread) clones each table's array of map references,
  *     increments the epoch and registers it as the snapshot's version ({@link RunningSnapshots}) until the
  *     asynchronous part ends: O(number of states × key groups), independent of the state size.</li>

@@ -12,7 +12,7 @@ import io.weir.api.serialization.TypeSerializer;
  * <p>Copy-on-write: {@link #capture()} hands out the current maps (O(number of key groups)); the
  * backend then increments {@link KeyContext#epoch} and registers the new epoch as the snapshot's version in
  * {@link KeyContext#snapshots} until its writer finishes. Each map remembers the epoch it was created in, and
- * each entry the epoch its value was stored in. While a snapshot runs:
+ * each entry whether its value was stored in the current epoch ({@link KeyGroupMap#storedIn}). While a snapshot runs:
  * <ul>
  * <li>the first write to a key group whose map is older than the running snapshot's version replaces the map
  *     with a copy (the values are shared, not copied), so a captured map's structure is never modified;</li>
