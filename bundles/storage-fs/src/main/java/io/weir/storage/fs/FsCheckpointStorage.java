@@ -66,6 +66,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     private static final Pattern SAVEPOINT_RECORD = Pattern.compile("_savepoint-(\\d+)");
     /** Prefix of a savepoint directory; the job name, a dash and 6 random hex digits follow. */
     public static final String SAVEPOINT_DIR_PREFIX = "savepoint-";
+    /** Between a directory's name and 8 random hex digits while {@link #discardCheckpoint} deletes it. */
+    static final String DISCARDING_INFIX = ".discarding-";
 
     private final Path jobDirectory;
     private final String jobName;
@@ -503,11 +505,12 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                         + " streams have no checksum, written before format version 4: size checked only)" : "");
     }
 
-    /** @return the ids of the {@code chk-<id>} directories of this job, newest first */
     /**
      * {@inheritDoc}
      * <p>Deletes every {@code chk-<id>} directory whose id is not in {@code keep}, with or without
-     * {@code _metadata}; directories renamed aside (e.g. {@code chk-4.corrupt}) do not match and stay.
+     * {@code _metadata}, and every {@code chk-<id>.discarding-*} directory a discard left (see
+     * {@link #discardCheckpoint}); directories the user renamed aside (e.g. {@code chk-4.corrupt}) do not match and
+     * stay.
      */
     @Override
     public void discardAllExcept(java.util.Set<Long> keep) throws IOException {
@@ -517,6 +520,15 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                 discardCheckpoint(id);
                 removed++;
             }
+        }
+        try (DirectoryStream<Path> aside = Files.newDirectoryStream(jobDirectory,
+                CHECKPOINT_DIR_PREFIX + "*" + DISCARDING_INFIX + "*")) {
+            for (Path d : aside) {
+                deleteTree(d, "job " + jobName + ", a discard that did not finish");
+                removed++;
+            }
+        } catch (NoSuchFileException e) {
+            // no job directory: nothing to remove
         }
         if (removed > 0) {
             LOG.info("Removed {} stale checkpoint directories of job {} in {} (kept {})", removed, jobName, jobDirectory,
@@ -531,6 +543,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         return ids.isEmpty() ? 0 : ids.get(0);
     }
 
+    /** @return the ids of the {@code chk-<id>} directories of this job, newest first */
     private List<Long> idsNewestFirst() throws IOException {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobDirectory)) {
@@ -575,11 +588,37 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     /**
      * Deletes {@code chk-<id>/} (or the directory of a savepoint being taken) and everything in it; does
      * nothing if it does not exist.
+     *
+     * <p>The directory is first renamed aside ({@code chk-<id>.discarding-<8 hex>}, atomically) and then deleted.
+     * A task whose asynchronous part is still writing to an aborted checkpoint creates its files by the directory's
+     * path, so after the rename it cannot create one there any more (it fails naming the missing directory), and the
+     * files it created before are in the renamed directory when the deletion lists it. Deleting in place raced such
+     * a task: a file created between the listing and the removal of the directory left the directory behind.
+     * A directory renamed aside but not deleted (the process died in between) is deleted by
+     * {@link #discardAllExcept}.
+     *
+     * @throws IOException naming the directory and the checkpoint if it cannot be renamed or deleted
      */
     @Override
     public void discardCheckpoint(long checkpointId) throws IOException {
         Path savepoint = savepointLocations.remove(checkpointId);
         Path dir = savepoint != null ? savepoint : checkpointDirectory(checkpointId);
+        Path aside = dir.resolveSibling(dir.getFileName() + DISCARDING_INFIX
+                + String.format("%08x", ThreadLocalRandom.current().nextInt()));
+        try {
+            Files.move(dir, aside, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new IOException("cannot discard " + dir + " (" + context(checkpointId) + "): cannot rename it to "
+                    + aside.getFileName() + ": " + e, e);
+        }
+        deleteTree(aside, context(checkpointId));
+        LOG.debug("Discarded {}", dir);
+    }
+
+    /** Deletes {@code dir} and everything in it; files that vanish meanwhile are not an error. */
+    private static void deleteTree(Path dir, String context) throws IOException {
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
@@ -606,9 +645,8 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                 }
             });
         } catch (IOException e) {
-            throw new IOException("cannot discard " + dir + " (" + context(checkpointId) + "): " + e, e);
+            throw new IOException("cannot delete " + dir + " (" + context + "): " + e, e);
         }
-        LOG.debug("Discarded {}", dir);
     }
 
     /**

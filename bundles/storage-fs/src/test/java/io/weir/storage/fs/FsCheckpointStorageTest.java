@@ -296,6 +296,62 @@ class FsCheckpointStorageTest {
         storage.discardCheckpoint(999);
     }
 
+    /**
+     * A checkpoint is aborted while a task's asynchronous part still writes state files to it (the coordinator
+     * discards on its timer thread, the task writes on its own). Whatever the interleaving, the discard succeeds and
+     * leaves nothing behind in the job directory, and the writer ends with an error rather than a file. Before the
+     * discard renamed the directory aside, a file created between the deletion's listing and the removal of the
+     * directory made it fail with DirectoryNotEmptyException and left {@code chk-<id>/} behind (one round in a few
+     * dozen here).
+     */
+    @Test
+    void discardRacingAWriterLeavesNothingBehind() throws Exception {
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            for (long id = 1; id <= 300; id++) {
+                CheckpointStreamFactory factory = storage.initCheckpoint(id);
+                CyclicBarrier start = new CyclicBarrier(2);
+                Future<Integer> written = writer.submit(() -> {
+                    start.await();
+                    int files = 0;
+                    try {
+                        while (true) { // beyond the inline threshold: each stream is a file in chk-<id>/
+                            write(factory, randomBytes(5_000, files));
+                            files++;
+                        }
+                    } catch (IOException expected) {
+                        return files;
+                    }
+                });
+                start.await();
+                storage.discardCheckpoint(id);
+                written.get(10, TimeUnit.SECONDS);
+                try (var left = Files.list(base.resolve("job"))) {
+                    assertThat(left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("chk-")).toList())
+                            .as("round %d", id).isEmpty();
+                }
+            }
+        } finally {
+            writer.shutdownNow();
+        }
+    }
+
+    /** A discard that did not finish (the process died between the rename and the deletion) is finished on restore. */
+    @Test
+    void discardAllExceptDeletesDirectoriesADiscardLeftAside() throws IOException {
+        storage.finalizeCheckpoint(MetadataSerializerTest.sampleMetadata("job", 2));
+        Path leftover = base.resolve("job").resolve("chk-1" + FsCheckpointStorage.DISCARDING_INFIX + "0badf00d");
+        Files.createDirectories(leftover.resolve("nested"));
+        Files.write(leftover.resolve("nested").resolve("state"), randomBytes(100, 1));
+        Path movedAside = Files.createDirectories(base.resolve("job").resolve("chk-3.corrupt"));
+
+        storage.discardAllExcept(Set.of(2L));
+
+        assertThat(leftover).doesNotExist();
+        assertThat(movedAside).exists();
+        assertThat(storage.checkpointDirectory(2)).exists();
+    }
+
     @Test
     void concurrentStreamsFromSeveralThreadsGetDistinctFiles() throws Exception {
         CheckpointStreamFactory f = storage.initCheckpoint(1);
