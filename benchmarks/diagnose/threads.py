@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""threads.py CLASSPATH VARIANT: one run of the checkpoint benchmark (CLASSPATH: the class path itself, e.g.
+"$(cat /tmp/b.cp)"), with the kernel's accounting of each task thread per checkpoint interval.
+
+Per interval it prints the rate (M records/s) and, for the sources and for the counters (each pair summed over its two
+subtasks): CPU used (cores), time runnable but waiting for a CPU (cores), nanoseconds of CPU per record, and
+involuntary and voluntary context switches per second; then the share of 20 Hz samples in which both sources ran on
+the same CPU. From /proc/PID/task/TID/schedstat (run and wait nanoseconds), status (switch counts) and stat (field 39,
+the CPU the thread last ran on); the task threads are found by name in `jcmd PID Thread.print` 2 s after the start.
+
+Reading it: on two CPUs four busy threads always have one runnable thread waiting per CPU, so CPU + wait is ~2 cores
+in every interval. If a slow interval shows the same CPU split with more ns per record, each cycle did less work
+(caches, memory, a busy sibling on the host); if it shows a thread getting less CPU, it is the scheduling."""
+import json, os, re, subprocess, sys, threading, time
+
+cp, variant = sys.argv[1:3]
+p = subprocess.Popen(['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+UseCondCardMark',
+                      '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', cp,
+                      'io.weir.benchmarks.CheckpointBenchmark', variant],
+                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+time.sleep(2)
+dump = subprocess.run(['jcmd', str(p.pid), 'Thread.print'], capture_output=True, text=True).stdout
+tasks = {}
+for m in re.finditer(r'^"([^"]+)".*?nid=(0x[0-9a-f]+)', dump, re.M):
+    name, tid = m.group(1), int(m.group(2), 16)
+    if re.search(r'(source|counter)', name) and 'AsyncOp' not in name:
+        tasks[name] = tid
+print('threads', tasks, file=sys.stderr)
+groups = {g: [t for n, t in tasks.items() if g in n] for g in ('source', 'counter')}
+
+
+def read(tid):
+    """(run ns, wait ns, involuntary switches, voluntary switches) of one thread; zeros once it has ended."""
+    base = f'/proc/{p.pid}/task/{tid}/'
+    try:
+        run, wait, _ = map(int, open(base + 'schedstat').read().split())
+        status = open(base + 'status').read()
+        vol = int(re.search(r'^voluntary_ctxt_switches:\s+(\d+)', status, re.M).group(1))
+        invol = int(re.search(r'^nonvoluntary_ctxt_switches:\s+(\d+)', status, re.M).group(1))
+        return run, wait, invol, vol
+    except (OSError, ValueError):
+        return 0, 0, 0, 0
+
+
+def cpu_of(tid):
+    try:
+        return int(open(f'/proc/{p.pid}/task/{tid}/stat').read().rsplit(')', 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+same = [0, 0]  # samples with both sources on one CPU, samples
+
+
+def sample():
+    while p.poll() is None:
+        cpus = [cpu_of(t) for t in groups['source']]
+        if len(cpus) == 2 and -1 not in cpus:
+            same[0] += cpus[0] == cpus[1]
+            same[1] += 1
+        time.sleep(0.05)
+
+
+threading.Thread(target=sample, daemon=True).start()
+print('interval  M rec/s | sources: cpu  wait  ns/rec  invol/s  vol/s | counters: cpu  wait  ns/rec  invol/s  vol/s'
+      ' | sources on one CPU')
+prev = None
+summary = None
+for line in p.stdout:
+    if not line.startswith('{'):
+        continue
+    event = json.loads(line)
+    if event.get('type') == 'summary':
+        summary = event
+        continue
+    if event.get('type') != 'checkpoint':
+        continue
+    now = (time.monotonic_ns(), event['rows_counted'], {g: [read(t) for t in ts] for g, ts in groups.items()},
+           tuple(same), event['elapsed_ms'])
+    if prev is not None and event['id'] > 2:  # the first interval spans the start-up
+        dt = (now[0] - prev[0]) / 1e9
+        records = now[1] - prev[1]
+        cells = []
+        for g in ('source', 'counter'):
+            d = [sum(n[k] - o[k] for n, o in zip(now[2][g], prev[2][g])) for k in range(4)]
+            cells.append(f'{d[0] / 1e9 / dt:4.2f} {d[1] / 1e9 / dt:5.2f} {d[0] / max(records, 1):6.1f} '
+                         f'{d[2] / dt:7.0f} {d[3] / dt:6.0f}')
+        n = now[3][1] - prev[3][1]
+        share = (now[3][0] - prev[3][0]) / n if n else float('nan')
+        rate = records / (now[4] - prev[4]) / 1e3  # by the benchmark's clock: lines can arrive late
+        print(f'{event["id"]:8d} {rate:8.2f} | {cells[0]} | {cells[1]} | {share:.2f}', flush=True)
+    prev = now
+p.wait()
+if summary:
+    print('records/s after warm-up: %.2f M' % (summary['records_per_s_after_warmup'] / 1e6))
