@@ -4,20 +4,15 @@
 CONFIG: split = sources on CPU 0, counters on CPU 1; pairs = source i and counter i on CPU i; cross = source i with
 counter 1-i; none = not pinned. Prints the config, records/s after the warm-up and the rate of each checkpoint
 interval (M records/s)."""
-import subprocess, sys, time, os, json, re, threading
+import subprocess, sys, time, json, re, threading
+
+import taskjvm
 cp, variant, config = sys.argv[1:4]
-p = subprocess.Popen(['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+UseCondCardMark',
-       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', cp, 'io.weir.benchmarks.CheckpointBenchmark', variant],
-       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+p = taskjvm.start(cp, variant)
 lines = []
 threading.Thread(target=lambda: [lines.append(l) for l in p.stdout], daemon=True).start()
 time.sleep(4)
-dump = subprocess.run(['jcmd', str(p.pid), 'Thread.print'], capture_output=True, text=True).stdout
-tasks = {}
-for m in re.finditer(r'^"([^"]+)".*?nid=(0x[0-9a-f]+)', dump, re.M):
-    name, tid = m.group(1), int(m.group(2), 16)
-    if re.search(r'(source|counter)', name) and 'AsyncOp' not in name:
-        tasks[name] = tid
+tasks = taskjvm.task_threads(p.pid)
 print('threads', tasks, file=sys.stderr)
 def pin(tid, cpu):
     subprocess.run(['taskset', '-p', '-c', str(cpu), str(tid)], capture_output=True)

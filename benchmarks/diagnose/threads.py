@@ -11,20 +11,20 @@ the CPU the thread last ran on); the task threads are found by name in `jcmd PID
 Reading it: on two CPUs four busy threads always have one runnable thread waiting per CPU, so CPU + wait is ~2 cores
 in every interval. If a slow interval shows the same CPU split with more ns per record, each cycle did less work
 (caches, memory, a busy sibling on the host); if it shows a thread getting less CPU, it is the scheduling."""
-import json, os, re, subprocess, sys, threading, time
+import json, re, sys, threading, time
+
+import taskjvm
 
 cp, variant = sys.argv[1:3]
-p = subprocess.Popen(['java', '-Xms2g', '-Xmx2g', '-XX:+UseParallelGC', '-XX:+UseCondCardMark',
-                      '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-cp', cp,
-                      'io.weir.benchmarks.CheckpointBenchmark', variant],
-                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+p = taskjvm.start(cp, variant)
 time.sleep(2)
-dump = subprocess.run(['jcmd', str(p.pid), 'Thread.print'], capture_output=True, text=True).stdout
-tasks = {}
-for m in re.finditer(r'^"([^"]+)".*?nid=(0x[0-9a-f]+)', dump, re.M):
-    name, tid = m.group(1), int(m.group(2), 16)
-    if re.search(r'(source|counter)', name) and 'AsyncOp' not in name:
-        tasks[name] = tid
+if p.poll() is not None:
+    sys.exit(f'the benchmark ended with status {p.returncode} before its task threads could be found (see its error above)')
+tasks = taskjvm.task_threads(p.pid)
+if not tasks:
+    p.kill()
+    sys.exit(f'no source or counter task threads in the JVM 2 s after its start (unknown variant {variant!r}? '
+             'see benchmarks/run.sh --list)')
 print('threads', tasks, file=sys.stderr)
 groups = {g: [t for n, t in tasks.items() if g in n] for g in ('source', 'counter')}
 
