@@ -227,7 +227,9 @@ public final class FsCheckpointStorage implements CheckpointStorage {
 
     /**
      * {@inheritDoc}
-     * <p>The directory's 6 hex digits are random; a name that exists already is not reused.
+     * <p>The directory's 6 hex digits are random; a name that exists already is not reused. Directories of this job's
+     * aborted savepoints that a discard renamed aside but did not delete (the process died in between, see
+     * {@link #discardCheckpoint}) are deleted from the target first.
      */
     @Override
     public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
@@ -235,6 +237,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         Path dir = null;
         try {
             Files.createDirectories(target);
+            deleteDiscardsLeftIn(target, Pattern.quote(SAVEPOINT_DIR_PREFIX + jobName + "-") + "[0-9a-f]{6}");
             for (int attempt = 0; dir == null; attempt++) {
                 Path candidate = target.resolve(SAVEPOINT_DIR_PREFIX + jobName + "-"
                         + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)));
@@ -521,15 +524,7 @@ public final class FsCheckpointStorage implements CheckpointStorage {
                 removed++;
             }
         }
-        try (DirectoryStream<Path> aside = Files.newDirectoryStream(jobDirectory,
-                CHECKPOINT_DIR_PREFIX + "*" + DISCARDING_INFIX + "*")) {
-            for (Path d : aside) {
-                deleteTree(d, "job " + jobName + ", a discard that did not finish");
-                removed++;
-            }
-        } catch (NoSuchFileException e) {
-            // no job directory: nothing to remove
-        }
+        removed += deleteDiscardsLeftIn(jobDirectory, CHECKPOINT_DIR.pattern());
         if (removed > 0) {
             LOG.info("Removed {} stale checkpoint directories of job {} in {} (kept {})", removed, jobName, jobDirectory,
                     new java.util.TreeSet<>(keep));
@@ -615,6 +610,29 @@ public final class FsCheckpointStorage implements CheckpointStorage {
         }
         deleteTree(aside, context(checkpointId));
         LOG.debug("Discarded {}", dir);
+    }
+
+    /**
+     * Deletes the directories in {@code parent} named {@code <name>.discarding-<8 hex>} where {@code <name>} matches
+     * {@code namePattern}: discards that renamed a directory aside and did not delete it.
+     *
+     * @param namePattern a regular expression for the directory's name before {@link #DISCARDING_INFIX}
+     * @return how many were deleted; 0 if {@code parent} does not exist
+     * @throws IOException naming the directory if one cannot be deleted
+     */
+    private int deleteDiscardsLeftIn(Path parent, String namePattern) throws IOException {
+        Pattern leftover = Pattern.compile(namePattern + Pattern.quote(DISCARDING_INFIX) + "[0-9a-f]{8}");
+        int deleted = 0;
+        try (DirectoryStream<Path> aside = Files.newDirectoryStream(parent,
+                d -> leftover.matcher(d.getFileName().toString()).matches())) {
+            for (Path d : aside) {
+                deleteTree(d, "job " + jobName + ", a discard that did not finish");
+                deleted++;
+            }
+        } catch (NoSuchFileException e) {
+            // no such directory: nothing to remove
+        }
+        return deleted;
     }
 
     /** Deletes {@code dir} and everything in it; files that vanish meanwhile are not an error. */

@@ -190,4 +190,27 @@ class FsSavepointStorageTest {
         assertThat(completed.resolve("_metadata")).exists();
         assertThat(keyedBytes(storage.loadCheckpoint(completed.toString()))).isEqualTo(randomBytes(FILE_BYTES, 2));
     }
+
+    /**
+     * A discard of an aborted savepoint that died between renaming its directory aside and deleting it leaves
+     * {@code savepoint-<job>-<hex>.discarding-<hex>}; the job's next savepoint to that target deletes it, and leaves
+     * another job's leftover (even one whose name starts with this job's) and the job's completed savepoints alone.
+     */
+    @Test
+    void nextSavepointDeletesAnAbortedSavepointADiscardLeftAside() throws IOException {
+        Path target = base.resolve("savepoints");
+        storage.initSavepoint(1, target.toString());
+        Path completed = Path.of(completeWithKeyedFile(1, 1));
+        Path leftover = target.resolve("savepoint-job-0a1b2c" + FsCheckpointStorage.DISCARDING_INFIX + "0badf00d");
+        Files.createDirectories(leftover.resolve("nested"));
+        Files.write(leftover.resolve("nested").resolve("state"), randomBytes(100, 1));
+        Path othersLeftover = Files.createDirectories( // job "job-x": its names start with this job's prefix too
+                target.resolve("savepoint-job-x-0a1b2c" + FsCheckpointStorage.DISCARDING_INFIX + "0badf00d"));
+
+        storage.initSavepoint(2, target.toString());
+
+        assertThat(leftover).doesNotExist();
+        assertThat(othersLeftover).exists();
+        assertThat(completed.resolve("_metadata")).exists();
+    }
 }
