@@ -234,12 +234,13 @@ public final class FsCheckpointStorage implements CheckpointStorage {
     @Override
     public CheckpointStreamFactory initSavepoint(long checkpointId, String targetDirectory) throws IOException {
         Path target = Path.of(targetDirectory).toAbsolutePath().normalize();
+        String prefix = SAVEPOINT_DIR_PREFIX + jobName + "-";
         Path dir = null;
         try {
             Files.createDirectories(target);
-            deleteDiscardsLeftIn(target, Pattern.quote(SAVEPOINT_DIR_PREFIX + jobName + "-") + "[0-9a-f]{6}");
+            deleteDiscardsLeftIn(target, Pattern.quote(prefix) + "[0-9a-f]{6}");
             for (int attempt = 0; dir == null; attempt++) {
-                Path candidate = target.resolve(SAVEPOINT_DIR_PREFIX + jobName + "-"
+                Path candidate = target.resolve(prefix
                         + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)));
                 try {
                     dir = Files.createDirectory(candidate);
